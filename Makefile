@@ -1,0 +1,39 @@
+# Kibitz front door. `make run` and `make test` do all the set-up on a fresh Debian machine.
+PRESET ?= release
+BUILD  := build/$(PRESET)
+JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: run test bench format build configure deps asan clean
+
+run: build
+	$(BUILD)/kibitz demo
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) > ctest.log 2>&1; status=$$?; \
+	  tail -n 25 ctest.log; \
+	  summary=$$(grep -E 'tests passed|tests failed' ctest.log | tail -n 1); \
+	  echo "make test: $${summary:-no summary (see $(BUILD)/ctest.log)}"; exit $$status
+
+bench: build
+	$(BUILD)/bench/kibitz_bench --benchmark_min_time=0.2
+	$(BUILD)/kibitz perft --depth 6
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+asan: deps
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+configure: deps
+	@test -f $(BUILD)/build.ninja || cmake --preset $(PRESET)
+
+deps:
+	@./scripts/install-deps
+
+clean:
+	rm -rf build

@@ -1,0 +1,11 @@
+// EPD line parser.
+#include <cstdint>
+#include <string_view>
+
+#include "games/chess/epd.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  auto rec = kibitz::chess::parse_epd(std::string_view(reinterpret_cast<const char*>(data), size));
+  if (rec) (void)rec->op("bm");
+  return 0;
+}

@@ -1,0 +1,71 @@
+// kibitz: one program, one subcommand per job. Usage errors print one line and exit 2.
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "core/log.hpp"
+
+namespace kibitz::cli {
+
+int report_error(const std::string& message, int status) {
+  fmt::print(stderr, "kibitz: error: {}\n", message);
+  return status;
+}
+
+}  // namespace kibitz::cli
+
+int main(int argc, char** argv) {
+  using namespace kibitz;
+  Registry registry;
+  register_builtin_games(registry);
+
+  CLI::App app{"Kibitz: engines that play and analyse chess, gomoku, Go, Hearts and Diplomacy.",
+               "kibitz"};
+  app.set_version_flag("--version", std::string("kibitz ") + KIBITZ_VERSION);
+  std::string log_level = "warn";
+  app.add_option("--log-level", log_level,
+                 "stderr log level: trace, debug, info, warn, error, critical, off")
+      ->capture_default_str();
+  app.footer("Run 'kibitz <command> --help' for the options of a command.");
+
+  const std::vector<std::pair<std::string, cli::Runner>> runners = {
+      {"demo", cli::add_demo(app)},
+      {"games", cli::add_games(app, registry)},
+      {"perft", cli::add_perft(app)},
+  };
+  // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
+  // subcommand ourselves instead of CLI11's generic message.
+  app.allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    if (const auto nl = msg.find('\n'); nl != std::string::npos) msg.resize(nl);
+    return cli::report_error(msg, 2);
+  }
+
+  auto level = parse_log_level(log_level);
+  if (!level) return cli::report_error(level.error().message, 2);
+  init_logging(*level);
+
+  for (const std::string& extra : app.remaining()) {
+    if (!extra.empty() && extra[0] == '-')
+      return cli::report_error(fmt::format("unknown option '{}' (see 'kibitz --help')", extra), 2);
+    return cli::report_error(
+        fmt::format("unknown command '{}' (see 'kibitz --help' for the list)", extra), 2);
+  }
+  for (const auto& [name, run] : runners)
+    if (app.got_subcommand(name)) return run();
+  fmt::print("{}", app.help());
+  return 0;
+}

@@ -1,0 +1,71 @@
+#pragma once
+// The one time-budget type every search uses: when it started, what it was allocated (a soft
+// target and a hard limit), what it has consumed, cooperative deadline checks, and a latched
+// "budget exceeded" flag so callers can report a breach after returning the best answer.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+
+namespace kibitz {
+
+class TimeBudget {
+ public:
+  using Clock = std::chrono::steady_clock;
+  using Millis = std::int64_t;
+  static constexpr Millis kUnlimited = INT64_MAX / 4;
+
+  TimeBudget() { start(kUnlimited, kUnlimited); }
+  TimeBudget(Millis soft_ms, Millis hard_ms) { start(soft_ms, hard_ms); }
+  TimeBudget(const TimeBudget& o) { *this = o; }
+  TimeBudget& operator=(const TimeBudget& o);
+
+  // (Re)starts the clock with a soft target (stop starting new work) and a hard limit (abort
+  // work in progress). hard < soft is raised to soft.
+  void start(Millis soft_ms, Millis hard_ms);
+  static TimeBudget unlimited() { return TimeBudget(); }
+
+  Millis soft_ms() const { return soft_ms_; }
+  Millis hard_ms() const { return hard_ms_; }  // the allocation
+  Millis elapsed_ms() const;                   // consumed so far
+  std::int64_t elapsed_us() const;
+  Millis remaining_ms() const { return hard_ms_ - elapsed_ms(); }
+  bool is_unlimited() const { return hard_ms_ >= kUnlimited; }
+
+  // Past the soft target: do not start another iteration.
+  bool soft_expired() const { return stopped() || elapsed_ms() >= soft_ms_; }
+  // Past the hard limit or stopped: abort now. Latches exceeded() when the clock ran out.
+  bool hard_expired() const;
+  // Cooperative check for search loops: reads the clock only every `interval` calls' worth of
+  // work (interval must be a power of two), so it is cheap enough to call at every node.
+  bool poll(std::uint64_t work_done, std::uint64_t interval = 1024) const {
+    if (stop_.load(std::memory_order_relaxed)) return true;
+    if ((work_done & (interval - 1)) != 0) return false;
+    return hard_expired();
+  }
+
+  // An external stop request (UCI `stop`, Gomocup END); safe from any thread.
+  void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+  // True once a deadline check found the hard limit passed.
+  bool exceeded() const { return exceeded_.load(std::memory_order_relaxed); }
+
+ private:
+  Clock::time_point start_{};
+  Millis soft_ms_ = kUnlimited;
+  Millis hard_ms_ = kUnlimited;
+  std::atomic<bool> stop_{false};
+  mutable std::atomic<bool> exceeded_{false};
+};
+
+// Clock-based allocation for a game clock: how long to think on this move given the time
+// left, the increment and the moves to the next time control (0 = sudden death), minus a
+// safety overhead per move. Returns {soft, hard} in milliseconds, both at least 1.
+struct ClockAllocation {
+  TimeBudget::Millis soft_ms;
+  TimeBudget::Millis hard_ms;
+};
+ClockAllocation allocate_from_clock(TimeBudget::Millis time_left_ms, TimeBudget::Millis inc_ms,
+                                    int moves_to_go, TimeBudget::Millis overhead_ms);
+
+}  // namespace kibitz

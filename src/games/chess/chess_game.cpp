@@ -1,0 +1,53 @@
+#include "games/chess/chess_game.hpp"
+
+#include "games/chess/notation.hpp"
+#include "games/chess/position.hpp"
+
+namespace kibitz::chess {
+
+namespace {
+
+class ChessState final : public AnyState {
+ public:
+  explicit ChessState(Position p) : pos_(std::move(p)) {}
+  std::unique_ptr<AnyState> clone() const override { return std::make_unique<ChessState>(*this); }
+  int current_player() const override { return pos_.current_player(); }
+  bool is_terminal() const override { return pos_.is_terminal(); }
+  std::vector<double> returns() const override {
+    const auto r = pos_.returns();
+    return {r.begin(), r.end()};
+  }
+  std::vector<std::string> legal_moves() const override {
+    MoveList<Position> moves;
+    pos_.legal_moves(moves);
+    std::vector<std::string> out;
+    for (Move m : moves) out.push_back(to_uci(m));
+    return out;
+  }
+  Result<void> apply(std::string_view text) override {
+    auto m = parse_uci(pos_, text);
+    if (!m) m = parse_san(pos_, text);
+    if (!m) return tl::unexpected(m.error());
+    pos_.apply(*m);
+    return {};
+  }
+  std::uint64_t hash() const override { return pos_.hash(); }
+  std::string to_string() const override { return pos_.fen(); }
+
+ private:
+  Position pos_;
+};
+
+}  // namespace
+
+GameEntry chess_game_entry() {
+  return GameEntry{
+      "chess", "standard chess (FEN positions, UCI or SAN moves)", 2,
+      [](std::string_view fen) -> Result<std::unique_ptr<AnyState>> {
+        auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
+        if (!p) return tl::unexpected(p.error());
+        return std::unique_ptr<AnyState>(std::make_unique<ChessState>(*p));
+      }};
+}
+
+}  // namespace kibitz::chess

@@ -1,0 +1,438 @@
+#include "games/chess/position.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "games/chess/movegen.hpp"
+
+namespace kibitz::chess {
+
+namespace {
+
+constexpr std::string_view kPieceChars = "PNBRQKpnbrqk";
+
+// Castling rights that survive a move touching each square (king and rook home squares).
+constexpr std::array<std::uint8_t, 64> kCastlingMask = [] {
+  std::array<std::uint8_t, 64> m{};
+  for (auto& v : m) v = kAllCastling;
+  m[0] = kAllCastling & ~kWhiteOOO;   // a1
+  m[7] = kAllCastling & ~kWhiteOO;    // h1
+  m[4] = kAllCastling & ~(kWhiteOO | kWhiteOOO);  // e1
+  m[56] = kAllCastling & ~kBlackOOO;  // a8
+  m[63] = kAllCastling & ~kBlackOO;   // h8
+  m[60] = kAllCastling & ~(kBlackOO | kBlackOOO);  // e8
+  return m;
+}();
+
+std::vector<std::string_view> split_fields(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i >= s.size()) break;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+    out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+Result<int> parse_counter(std::string_view field, std::string_view name, int lo, int hi) {
+  if (field.empty() || field.size() > 6) return fail("FEN {}: '{}' is not a number", name, field);
+  int v = 0;
+  for (char c : field) {
+    if (c < '0' || c > '9') return fail("FEN {}: '{}' is not a number", name, field);
+    v = v * 10 + (c - '0');
+  }
+  if (v < lo || v > hi) return fail("FEN {}: {} is out of range {}..{}", name, v, lo, hi);
+  return v;
+}
+
+}  // namespace
+
+std::string_view outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::kOngoing: return "ongoing";
+    case Outcome::kCheckmate: return "checkmate";
+    case Outcome::kStalemate: return "stalemate";
+    case Outcome::kFiftyMoves: return "50-move rule";
+    case Outcome::kThreefold: return "threefold repetition";
+    case Outcome::kInsufficientMaterial: return "insufficient material";
+  }
+  return "?";
+}
+
+Position::Position() { *this = *from_fen(kStartFen); }
+
+void Position::put(Piece p, Square s) {
+  board_[s] = p;
+  by_type_[type_of(p)] |= bb(s);
+  by_color_[color_of(p)] |= bb(s);
+}
+
+void Position::remove(Square s) {
+  const Piece p = board_[s];
+  by_type_[type_of(p)] &= ~bb(s);
+  by_color_[color_of(p)] &= ~bb(s);
+  board_[s] = kNoPiece;
+}
+
+void Position::move_piece(Square from, Square to) {
+  const Piece p = board_[from];
+  const Bitboard ft = bb(from) | bb(to);
+  by_type_[type_of(p)] ^= ft;
+  by_color_[color_of(p)] ^= ft;
+  board_[from] = kNoPiece;
+  board_[to] = p;
+}
+
+Result<Position> Position::from_fen(std::string_view fen) {
+  const auto f = split_fields(fen);
+  if (f.size() < 4) return fail("FEN: expected at least 4 fields, got {}", f.size());
+  if (f.size() > 6) return fail("FEN: expected at most 6 fields, got {}", f.size());
+  Position p{EmptyTag{}};
+  p.board_.fill(kNoPiece);
+  p.by_type_.fill(0);
+  p.by_color_.fill(0);
+
+  // Field 1: piece placement, rank 8 first.
+  int rank = 7, file = 0;
+  for (char c : f[0]) {
+    if (c == '/') {
+      if (file != 8)
+        return fail("FEN piece placement: rank {} has {} squares, expected 8", rank + 1, file);
+      if (--rank < 0) return fail("FEN piece placement: more than 8 ranks");
+      file = 0;
+    } else if (c >= '1' && c <= '8') {
+      file += c - '0';
+      if (file > 8) return fail("FEN piece placement: rank {} has more than 8 squares", rank + 1);
+    } else {
+      const auto idx = kPieceChars.find(c);
+      if (idx == std::string_view::npos)
+        return fail("FEN piece placement: unexpected character '{}'", c);
+      if (file > 7) return fail("FEN piece placement: rank {} has more than 8 squares", rank + 1);
+      p.put(Piece(idx), make_square(file, rank));
+      ++file;
+    }
+  }
+  if (rank != 0) return fail("FEN piece placement: expected 8 ranks, got {}", 8 - rank);
+  if (file != 8) return fail("FEN piece placement: rank 1 has {} squares, expected 8", file);
+  for (Color c : {kWhite, kBlack}) {
+    const char* name = c == kWhite ? "white" : "black";
+    if (popcount(p.pieces(c, kKing)) != 1)
+      return fail("FEN piece placement: {} has {} kings, expected 1", name,
+                  popcount(p.pieces(c, kKing)));
+    if (popcount(p.pieces(c)) > 16)
+      return fail("FEN piece placement: {} has {} pieces, at most 16 are possible", name,
+                  popcount(p.pieces(c)));
+    if (popcount(p.pieces(c, kPawn)) > 8)
+      return fail("FEN piece placement: {} has {} pawns, at most 8 are possible", name,
+                  popcount(p.pieces(c, kPawn)));
+  }
+  if (p.pieces(kPawn) & (kRank1 | kRank8))
+    return fail("FEN piece placement: a pawn stands on the first or eighth rank");
+
+  // Field 2: side to move.
+  if (f[1] == "w") p.side_ = kWhite;
+  else if (f[1] == "b") p.side_ = kBlack;
+  else return fail("FEN side to move: expected 'w' or 'b', got '{}'", f[1]);
+
+  // Field 3: castling rights (standard chess: king and rook on their home squares).
+  p.castling_ = 0;
+  if (f[2] != "-") {
+    for (char c : f[2]) {
+      std::uint8_t right;
+      Square king, rook;
+      Piece k, r;
+      switch (c) {
+        case 'K': right = kWhiteOO, king = 4, rook = 7, k = make_piece(kWhite, kKing), r = make_piece(kWhite, kRook); break;
+        case 'Q': right = kWhiteOOO, king = 4, rook = 0, k = make_piece(kWhite, kKing), r = make_piece(kWhite, kRook); break;
+        case 'k': right = kBlackOO, king = 60, rook = 63, k = make_piece(kBlack, kKing), r = make_piece(kBlack, kRook); break;
+        case 'q': right = kBlackOOO, king = 60, rook = 56, k = make_piece(kBlack, kKing), r = make_piece(kBlack, kRook); break;
+        default: return fail("FEN castling: unexpected character '{}'", c);
+      }
+      if (p.castling_ & right) return fail("FEN castling: '{}' appears twice", c);
+      if (p.board_[king] != k || p.board_[rook] != r)
+        return fail("FEN castling: right '{}' needs the king and rook on their home squares", c);
+      p.castling_ |= right;
+    }
+  }
+
+  // Field 4: en passant target square.
+  p.ep_ = kNoSquare;
+  if (f[3] != "-") {
+    const auto& e = f[3];
+    if (e.size() != 2 || e[0] < 'a' || e[0] > 'h' || e[1] < '1' || e[1] > '8')
+      return fail("FEN en passant: '{}' is not a square", e);
+    const Square s = make_square(e[0] - 'a', e[1] - '1');
+    const int need_rank = p.side_ == kWhite ? 5 : 2;
+    const Color them = ~p.side_;
+    const Square pawn = p.side_ == kWhite ? s - 8 : s + 8;
+    const Square origin = p.side_ == kWhite ? s + 8 : s - 8;
+    if (rank_of(s) != need_rank)
+      return fail("FEN en passant: '{}' is not on rank {} for {} to move", e, need_rank + 1,
+                  p.side_ == kWhite ? "white" : "black");
+    if (p.board_[pawn] != make_piece(them, kPawn) || p.board_[s] != kNoPiece ||
+        p.board_[origin] != kNoPiece)
+      return fail("FEN en passant: '{}' does not follow a two-square pawn move", e);
+    p.ep_ = static_cast<std::uint8_t>(s);
+  }
+
+  // Fields 5 and 6 (optional, as in EPD): halfmove clock and fullmove number.
+  p.halfmove_ = 0;
+  p.fullmove_ = 1;
+  if (f.size() >= 5) {
+    auto h = parse_counter(f[4], "halfmove clock", 0, 9999);
+    if (!h) return tl::unexpected(h.error());
+    p.halfmove_ = static_cast<std::uint16_t>(*h);
+  }
+  if (f.size() >= 6) {
+    auto n = parse_counter(f[5], "fullmove number", 0, 9999);
+    if (!n) return tl::unexpected(n.error());
+    p.fullmove_ = static_cast<std::uint16_t>(std::max(1, *n));
+  }
+
+  if (p.attackers_to(p.king_square(~p.side_), p.pieces()) & p.pieces(p.side_))
+    return fail("FEN: the side not to move ({}) is in check",
+                p.side_ == kWhite ? "black" : "white");
+
+  p.plies_from_null_ = 0;
+  p.game_ply_ = 0;
+  p.key_ = p.compute_hash();
+  p.history_.fill(0);
+  p.history_[0] = p.key_;
+  return p;
+}
+
+std::string Position::fen() const {
+  std::string s;
+  for (int r = 7; r >= 0; --r) {
+    int empty = 0;
+    for (int f = 0; f < 8; ++f) {
+      const Piece pc = board_[make_square(f, r)];
+      if (pc == kNoPiece) {
+        ++empty;
+        continue;
+      }
+      if (empty) s += char('0' + empty), empty = 0;
+      s += kPieceChars[pc];
+    }
+    if (empty) s += char('0' + empty);
+    if (r) s += '/';
+  }
+  s += side_ == kWhite ? " w " : " b ";
+  if (!castling_) s += '-';
+  if (castling_ & kWhiteOO) s += 'K';
+  if (castling_ & kWhiteOOO) s += 'Q';
+  if (castling_ & kBlackOO) s += 'k';
+  if (castling_ & kBlackOOO) s += 'q';
+  if (ep_ == kNoSquare) s += " -";
+  else s += fmt::format(" {}{}", char('a' + file_of(ep_)), char('1' + rank_of(ep_)));
+  s += fmt::format(" {} {}", halfmove_, fullmove_);
+  return s;
+}
+
+std::uint64_t Position::compute_hash() const {
+  std::uint64_t k = 0;
+  for (Square s = 0; s < 64; ++s)
+    if (board_[s] != kNoPiece) k ^= zobrist::piece(board_[s], s);
+  k ^= zobrist::castling(castling_);
+  if (ep_capturable(ep_, side_)) k ^= zobrist::ep_file(file_of(ep_));
+  if (side_ == kBlack) k ^= zobrist::side();
+  return k;
+}
+
+Bitboard Position::attackers_to(Square s, Bitboard occ) const {
+  return (pawn_attacks(kWhite, s) & pieces(kBlack, kPawn)) |
+         (pawn_attacks(kBlack, s) & pieces(kWhite, kPawn)) |
+         (knight_attacks(s) & pieces(kKnight)) | (king_attacks(s) & pieces(kKing)) |
+         (rook_attacks(s, occ) & (pieces(kRook) | pieces(kQueen))) |
+         (bishop_attacks(s, occ) & (pieces(kBishop) | pieces(kQueen)));
+}
+
+bool Position::is_attacked(Square s, Color by, Bitboard occ) const {
+  const Bitboard them = pieces(by);
+  return (pawn_attacks(~by, s) & pieces(kPawn) & them) ||
+         (knight_attacks(s) & pieces(kKnight) & them) ||
+         (king_attacks(s) & pieces(kKing) & them) ||
+         (rook_attacks(s, occ) & (pieces(kRook) | pieces(kQueen)) & them) ||
+         (bishop_attacks(s, occ) & (pieces(kBishop) | pieces(kQueen)) & them);
+}
+
+void Position::make(Move m, Undo& u) {
+  u.key = key_;
+  u.castling = castling_;
+  u.ep = ep_;
+  u.halfmove = halfmove_;
+  u.plies_from_null = plies_from_null_;
+
+  const Color us = side_, them = ~us;
+  const Square from = m.from(), to = m.to();
+  const Piece pc = board_[from];
+  std::uint64_t k = key_ ^ zobrist::side();
+  if (ep_capturable(ep_, us)) k ^= zobrist::ep_file(file_of(ep_));
+  ep_ = kNoSquare;
+
+  ++halfmove_;
+  Piece captured = kNoPiece;
+  if (m.is_en_passant()) {
+    const Square cap = us == kWhite ? to - 8 : to + 8;
+    captured = board_[cap];
+    k ^= zobrist::piece(captured, cap);
+    remove(cap);
+    halfmove_ = 0;
+  } else if (m.is_capture()) {
+    captured = board_[to];
+    k ^= zobrist::piece(captured, to);
+    remove(to);
+    halfmove_ = 0;
+  }
+  u.captured = captured;
+
+  k ^= zobrist::piece(pc, from) ^ zobrist::piece(pc, to);
+  move_piece(from, to);
+
+  if (type_of(pc) == kPawn) {
+    halfmove_ = 0;
+    if (m.is_promotion()) {
+      const Piece promo = make_piece(us, m.promotion());
+      k ^= zobrist::piece(pc, to) ^ zobrist::piece(promo, to);
+      remove(to);
+      put(promo, to);
+    } else if (m.flag() == Move::kDoublePush) {
+      const Square e = us == kWhite ? from + 8 : from - 8;
+      ep_ = static_cast<std::uint8_t>(e);
+      if (ep_capturable(e, them)) k ^= zobrist::ep_file(file_of(e));
+    }
+  } else if (m.is_castling()) {
+    const bool king_side = m.flag() == Move::kCastleKing;
+    const Square rfrom = king_side ? to + 1 : to - 2, rto = king_side ? to - 1 : to + 1;
+    const Piece rook = board_[rfrom];
+    k ^= zobrist::piece(rook, rfrom) ^ zobrist::piece(rook, rto);
+    move_piece(rfrom, rto);
+  }
+
+  const std::uint8_t rights = castling_ & kCastlingMask[from] & kCastlingMask[to];
+  if (rights != castling_) {
+    k ^= zobrist::castling(castling_) ^ zobrist::castling(rights);
+    castling_ = rights;
+  }
+
+  if (us == kBlack) ++fullmove_;
+  side_ = them;
+  key_ = k;
+  ++plies_from_null_;
+  ++game_ply_;
+  history_[game_ply_ % kHistory] = k;
+}
+
+void Position::unmake(Move m, const Undo& u) {
+  const Color them = side_, us = ~them;
+  const Square from = m.from(), to = m.to();
+  if (m.is_promotion()) {
+    remove(to);
+    put(make_piece(us, kPawn), to);
+  }
+  move_piece(to, from);
+  if (m.is_castling()) {
+    const bool king_side = m.flag() == Move::kCastleKing;
+    const Square rfrom = king_side ? to + 1 : to - 2, rto = king_side ? to - 1 : to + 1;
+    move_piece(rto, rfrom);
+  }
+  if (u.captured != kNoPiece) {
+    const Square cap = m.is_en_passant() ? (us == kWhite ? to - 8 : to + 8) : to;
+    put(u.captured, cap);
+  }
+  if (us == kBlack) --fullmove_;
+  side_ = us;
+  key_ = u.key;
+  castling_ = u.castling;
+  ep_ = u.ep;
+  halfmove_ = u.halfmove;
+  plies_from_null_ = u.plies_from_null;
+  --game_ply_;
+}
+
+void Position::make_null(Undo& u) {
+  u.key = key_;
+  u.castling = castling_;
+  u.ep = ep_;
+  u.halfmove = halfmove_;
+  u.plies_from_null = plies_from_null_;
+  u.captured = kNoPiece;
+  std::uint64_t k = key_ ^ zobrist::side();
+  if (ep_capturable(ep_, side_)) k ^= zobrist::ep_file(file_of(ep_));
+  ep_ = kNoSquare;
+  ++halfmove_;
+  side_ = ~side_;
+  key_ = k;
+  plies_from_null_ = 0;
+  ++game_ply_;
+  history_[game_ply_ % kHistory] = k;
+}
+
+void Position::unmake_null(const Undo& u) {
+  side_ = ~side_;
+  key_ = u.key;
+  ep_ = u.ep;
+  halfmove_ = u.halfmove;
+  plies_from_null_ = u.plies_from_null;
+  --game_ply_;
+}
+
+int Position::repetitions() const {
+  const int window = std::min<int>({halfmove_, plies_from_null_, static_cast<int>(game_ply_),
+                                    static_cast<int>(kHistory) - 1});
+  int count = 0;
+  for (int back = 4; back <= window; back += 2)
+    if (history_[(game_ply_ - back) % kHistory] == key_) ++count;
+  return count;
+}
+
+bool Position::insufficient_material() const {
+  if (pieces(kPawn) | pieces(kRook) | pieces(kQueen)) return false;
+  const Bitboard minors = pieces(kKnight) | pieces(kBishop);
+  if (popcount(minors) <= 1) return true;  // K v K, K+minor v K
+  // Only bishops, all on squares of one colour: no mate is possible.
+  if (pieces(kKnight) == 0) {
+    const Bitboard b = pieces(kBishop);
+    return (b & kDarkSquares) == 0 || (b & ~kDarkSquares) == 0;
+  }
+  return false;
+}
+
+bool Position::is_rule_draw() const {
+  return halfmove_ >= 100 || repetitions() >= 2 || insufficient_material();
+}
+
+Outcome Position::outcome() const {
+  MoveList<Position> moves;
+  const bool has_move = legal_moves(moves) > 0;
+  if (!has_move) return in_check() ? Outcome::kCheckmate : Outcome::kStalemate;
+  if (insufficient_material()) return Outcome::kInsufficientMaterial;
+  if (repetitions() >= 2) return Outcome::kThreefold;
+  if (halfmove_ >= 100) return Outcome::kFiftyMoves;
+  return Outcome::kOngoing;
+}
+
+Returns<Position> Position::returns() const {
+  if (outcome() != Outcome::kCheckmate) return {0.0, 0.0};
+  return side_ == kWhite ? Returns<Position>{-1.0, 1.0} : Returns<Position>{1.0, -1.0};
+}
+
+bool Position::is_legal(Move m) const {
+  if (m.is_none()) return false;
+  MoveList<Position> moves;
+  legal_moves(moves);
+  return moves.contains(m);
+}
+
+bool Position::gives_check(Move m) const {
+  Position next = *this;
+  next.apply(m);
+  return next.in_check();
+}
+
+}  // namespace kibitz::chess

@@ -1,0 +1,149 @@
+#pragma once
+// A chess position: bitboards plus a mailbox, make/unmake with a caller-owned undo record,
+// null move, incremental Zobrist hashing, and the game-ending rules (mate, stalemate, 50-move,
+// threefold repetition, insufficient material). Satisfies Game, TwoPlayerZeroSum, Undoable
+// and HasNullMove (api/concepts.hpp).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "api/concepts.hpp"
+#include "core/error.hpp"
+#include "core/zobrist.hpp"
+#include "games/chess/bitboard.hpp"
+#include "games/chess/types.hpp"
+
+namespace kibitz::chess {
+
+inline constexpr std::string_view kStartFen =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+enum class Outcome : std::uint8_t {
+  kOngoing,
+  kCheckmate,
+  kStalemate,
+  kFiftyMoves,
+  kThreefold,
+  kInsufficientMaterial
+};
+std::string_view outcome_name(Outcome o);
+
+class Position {
+ public:
+  using Move = chess::Move;
+  static constexpr std::size_t kMaxMoves = 256;  // the most legal moves known is 218
+  static constexpr int kMaxPlayers = 2;
+  static constexpr bool kZeroSum = true;
+
+  // What make() saves so unmake() can restore the position exactly.
+  struct Undo {
+    std::uint64_t key;
+    Piece captured;
+    std::uint8_t castling;
+    std::uint8_t ep;
+    std::uint16_t halfmove;
+    std::uint16_t plies_from_null;
+  };
+
+  Position();  // the standard starting position
+  static Result<Position> from_fen(std::string_view fen);
+  std::string fen() const;
+
+  // --- the Game concept ---------------------------------------------------------------------
+  int current_player() const { return side_; }
+  bool is_terminal() const { return outcome() != Outcome::kOngoing; }
+  Returns<Position> returns() const;  // {white, black}: +1 win, -1 loss, 0 draw or ongoing
+  std::size_t legal_moves(MoveList<Position>& out) const;
+  void apply(Move m) {
+    Undo u;
+    make(m, u);
+  }
+  std::uint64_t hash() const { return key_; }
+
+  // --- Undoable / HasNullMove ---------------------------------------------------------------
+  void make(Move m, Undo& u);
+  void unmake(Move m, const Undo& u);
+  void make_null(Undo& u);
+  void unmake_null(const Undo& u);
+  bool in_check() const { return checkers() != 0; }
+
+  // --- queries ------------------------------------------------------------------------------
+  Color side_to_move() const { return side_; }
+  Piece piece_on(Square s) const { return board_[s]; }
+  Bitboard pieces() const { return by_color_[0] | by_color_[1]; }
+  Bitboard pieces(Color c) const { return by_color_[c]; }
+  Bitboard pieces(PieceType t) const { return by_type_[t]; }
+  Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
+  Square king_square(Color c) const { return lsb(pieces(c, kKing)); }
+  std::uint8_t castling_rights() const { return castling_; }
+  Square ep_square() const { return ep_; }
+  int halfmove_clock() const { return halfmove_; }
+  int fullmove_number() const { return fullmove_; }
+  int game_ply() const { return game_ply_; }
+
+  Bitboard checkers() const { return attackers_to(king_square(side_), pieces()) & pieces(~side_); }
+  Bitboard attackers_to(Square s, Bitboard occ) const;
+  bool is_attacked(Square s, Color by, Bitboard occ) const;
+  // Pseudo-legal sanity (the move's shape fits the board): for moves from outside (TT, UCI).
+  bool is_legal(Move m) const;
+  bool gives_check(Move m) const;
+
+  Outcome outcome() const;
+  // Draw by rule other than stalemate: 50 moves, threefold, insufficient material.
+  bool is_rule_draw() const;
+  // Times the current position occurred before (same side to move, since the last irreversible
+  // move): 1 = one earlier occurrence (a twofold repetition).
+  int repetitions() const;
+  bool insufficient_material() const;
+
+  // The full hash recomputed from scratch (tests check it against the incremental one).
+  std::uint64_t compute_hash() const;
+  // Same piece placement, side, castling rights and (hashed) en passant square.
+  friend bool operator==(const Position& a, const Position& b) {
+    return a.board_ == b.board_ && a.side_ == b.side_ && a.castling_ == b.castling_ &&
+           a.ep_ == b.ep_ && a.halfmove_ == b.halfmove_ && a.key_ == b.key_;
+  }
+
+ private:
+  struct EmptyTag {};
+  explicit Position(EmptyTag) {}
+  void put(Piece p, Square s);
+  void remove(Square s);
+  void move_piece(Square from, Square to);
+  bool ep_capturable(Square ep, Color by) const {
+    return ep != kNoSquare && (pawn_attacks(~by, ep) & pieces(by, kPawn)) != 0;
+  }
+
+  std::array<Bitboard, 6> by_type_{};
+  std::array<Bitboard, 2> by_color_{};
+  std::array<Piece, 64> board_{};
+  Color side_ = kWhite;
+  std::uint8_t castling_ = 0;
+  std::uint8_t ep_ = kNoSquare;  // set after every double push (FEN convention)
+  std::uint16_t halfmove_ = 0;
+  std::uint16_t fullmove_ = 1;
+  std::uint16_t plies_from_null_ = 0;
+  std::uint32_t game_ply_ = 0;
+  std::uint64_t key_ = 0;
+  // Keys of earlier positions for repetition checks; a ring indexed by game_ply_, long enough
+  // for the 100 reversible plies the 50-move rule allows.
+  static constexpr std::uint32_t kHistory = 128;
+  std::array<std::uint64_t, kHistory> history_{};
+};
+
+// Zobrist keys: 12 pieces x 64 squares, 16 castling states, 8 en passant files, side.
+namespace zobrist {
+inline constexpr ZobristTable<12 * 64 + 16 + 8 + 1> kKeys(0x43686573734B6579ull);
+inline std::uint64_t piece(Piece p, Square s) { return kKeys[p * 64 + s]; }
+inline std::uint64_t castling(unsigned rights) { return kKeys[768 + rights]; }
+inline std::uint64_t ep_file(int file) { return kKeys[784 + file]; }
+inline std::uint64_t side() { return kKeys[792]; }
+}  // namespace zobrist
+
+static_assert(Game<Position>);
+static_assert(TwoPlayerZeroSum<Position>);
+static_assert(Undoable<Position>);
+static_assert(HasNullMove<Position>);
+
+}  // namespace kibitz::chess

@@ -1,0 +1,8 @@
+#include "api/registry.hpp"
+#include "games/chess/chess_game.hpp"
+
+namespace kibitz {
+
+void register_builtin_games(Registry& registry) { registry.add(chess::chess_game_entry()); }
+
+}  // namespace kibitz

@@ -1,0 +1,80 @@
+// The generic conformance checks, instantiated for every game this build has.
+#include "conformance/game_conformance.hpp"
+
+#include <gtest/gtest.h>
+
+#include "games/chess/movegen.hpp"
+#include "games/chess/position.hpp"
+#include "support/tictactoe.hpp"
+
+namespace kibitz::testing {
+namespace {
+
+// Counts complete games by walking the whole tree with make/unmake.
+void count_games(TicTacToe& s, std::array<std::uint64_t, 3>& by_result) {
+  if (s.is_terminal()) {
+    const int w = s.winner();
+    ++by_result[w < 0 ? 2 : w];
+    return;
+  }
+  MoveList<TicTacToe> moves;
+  s.legal_moves(moves);
+  for (auto m : moves) {
+    TicTacToe::Undo u;
+    s.make(m, u);
+    count_games(s, by_result);
+    s.unmake(m, u);
+  }
+}
+
+TEST(Conformance, TicTacToe) { check_game_conformance(TicTacToe{}, {.playouts = 200}); }
+
+TEST(Conformance, TicTacToeGameCountIsKnown) {
+  TicTacToe s;
+  std::array<std::uint64_t, 3> by_result{};
+  count_games(s, by_result);
+  EXPECT_EQ(by_result[0], 131184u);  // X wins
+  EXPECT_EQ(by_result[1], 77904u);   // O wins
+  EXPECT_EQ(by_result[2], 46080u);   // draws
+  EXPECT_EQ(by_result[0] + by_result[1] + by_result[2], 255168u);
+}
+
+TEST(Conformance, ChessFromTheStart) {
+  check_game_conformance(chess::Position{}, {.playouts = 40, .seed = 7});
+}
+
+TEST(Conformance, ChessFromTacticalPositions) {
+  for (const char* fen :
+       {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
+    SCOPED_TRACE(fen);
+    check_game_conformance(*chess::Position::from_fen(fen), {.playouts = 20, .seed = 11});
+  }
+}
+
+TEST(Conformance, ChessStagesPartitionTheLegalMovesAlongPlayouts) {
+  Rng rng(5);
+  for (int game = 0; game < 30; ++game) {
+    chess::Position p;
+    while (!p.is_terminal()) {
+      MoveList<chess::Position> all, tactical, quiet;
+      chess::generate<chess::GenType::kAll>(p, all);
+      chess::generate<chess::GenType::kTactical>(p, tactical);
+      chess::generate<chess::GenType::kQuiet>(p, quiet);
+      ASSERT_EQ(all.size(), tactical.size() + quiet.size()) << p.fen();
+      for (auto m : tactical) {
+        ASSERT_TRUE(all.contains(m)) << p.fen();
+        ASSERT_TRUE(m.is_tactical());
+      }
+      for (auto m : quiet) {
+        ASSERT_TRUE(all.contains(m)) << p.fen();
+        ASSERT_FALSE(m.is_tactical());
+      }
+      p.apply(all[rng.below(all.size())]);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace kibitz::testing
