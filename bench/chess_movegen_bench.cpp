@@ -60,8 +60,8 @@ void BM_Perft(benchmark::State& state) {
   std::uint64_t nodes = 0;
   for (auto _ : state) nodes += perft(pos, depth);
   state.SetLabel(kNames[state.range(0)]);
-  state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes),
-                                                 benchmark::Counter::kIsRate);
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Perft)->Args({0, 4})->Args({1, 3})->Unit(benchmark::kMillisecond);
 

@@ -23,9 +23,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--iterations" && i + 1 < argc) iterations = std::strtol(argv[++i], nullptr, 10);
-    else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else inputs.push_back(a);
+    if (a == "--iterations" && i + 1 < argc)
+      iterations = std::strtol(argv[++i], nullptr, 10);
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else
+      inputs.push_back(a);
   }
   std::vector<std::string> corpus;
   for (const auto& in : inputs) {
@@ -55,16 +58,25 @@ int main(int argc, char** argv) {
     for (int e = 0; e < edits; ++e) {
       const auto pos = s.empty() ? 0 : rng.below(s.size());
       switch (rng.below(6)) {
-        case 0: if (!s.empty()) s[pos] = static_cast<char>(rng.below(256)); break;
-        case 1: s.insert(s.begin() + static_cast<long>(pos), static_cast<char>(rng.below(128))); break;
-        case 2: if (!s.empty()) s.erase(pos, 1 + rng.below(3)); break;
-        case 3: s.resize(pos); break;
+        case 0:
+          if (!s.empty()) s[pos] = static_cast<char>(rng.below(256));
+          break;
+        case 1:
+          s.insert(s.begin() + static_cast<long>(pos), static_cast<char>(rng.below(128)));
+          break;
+        case 2:
+          if (!s.empty()) s.erase(pos, 1 + rng.below(3));
+          break;
+        case 3:
+          s.resize(pos);
+          break;
         case 4: {
           const std::string& o = corpus[rng.below(corpus.size())];
           if (!o.empty()) s.insert(pos, o.substr(rng.below(o.size())));
           break;
         }
-        default: if (!s.empty()) s[pos] = " /-=+#;\"0123456789KQRBNPkqrbnpxabcdefgh"[rng.below(38)];
+        default:
+          if (!s.empty()) s[pos] = " /-=+#;\"0123456789KQRBNPkqrbnpxabcdefgh"[rng.below(38)];
       }
     }
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(s.data()), s.size());

@@ -32,19 +32,19 @@ using Returns = std::array<double, G::kMaxPlayers>;
 // The common core: a state with legal moves into a caller-owned buffer, copy-make, and an
 // incremental Zobrist hash.
 template <class G>
-concept Game = std::copyable<G> && requires { typename G::Move; } &&
-               std::is_trivially_copyable_v<typename G::Move> &&
-               std::equality_comparable<typename G::Move> &&
-               requires(const G& cs, G& s, MoveList<G>& buf, typename G::Move m) {
-                 { G::kMaxMoves } -> std::convertible_to<std::size_t>;
-                 { G::kMaxPlayers } -> std::convertible_to<int>;
-                 { cs.current_player() } -> std::convertible_to<int>;
-                 { cs.is_terminal() } -> std::same_as<bool>;
-                 { cs.returns() } -> std::convertible_to<Returns<G>>;
-                 { cs.legal_moves(buf) } -> std::convertible_to<std::size_t>;
-                 { s.apply(m) } -> std::same_as<void>;
-                 { cs.hash() } -> std::same_as<std::uint64_t>;
-               };
+concept Game = std::copyable<G> && requires {
+  typename G::Move;
+} && std::is_trivially_copyable_v<typename G::Move> && std::equality_comparable<typename G::Move> &&
+    requires(const G& cs, G& s, MoveList<G>& buf, typename G::Move m) {
+  { G::kMaxMoves } -> std::convertible_to<std::size_t>;
+  { G::kMaxPlayers } -> std::convertible_to<int>;
+  { cs.current_player() } -> std::convertible_to<int>;
+  { cs.is_terminal() } -> std::same_as<bool>;
+  { cs.returns() } -> std::convertible_to<Returns<G>>;
+  { cs.legal_moves(buf) } -> std::convertible_to<std::size_t>;
+  { s.apply(m) } -> std::same_as<void>;
+  { cs.hash() } -> std::same_as<std::uint64_t>;
+};
 
 // Two players, strictly opposed outcomes: what alpha-beta needs.
 template <class G>

@@ -26,8 +26,7 @@ int run_demo(const DemoOptions& o) {
   for (int d = 1; d <= o.perft_depth; ++d) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint64_t n = chess::perft(start, d);
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     fmt::print("  depth {}: {:>10} nodes  {:8.3f} s  {:>6.1f} Mnodes/s\n", d, n, s,
                s > 0 ? static_cast<double>(n) / s / 1e6 : 0.0);
   }

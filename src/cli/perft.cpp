@@ -74,8 +74,8 @@ int run_suite(const PerftOptions& o) {
   }
   progress.finish();
   const double secs = seconds_since(t0);
-  fmt::print("{} positions, {} counts checked, {} failed; {} nodes in {:.2f} s\n",
-             records->size(), checked, failed, total, secs);
+  fmt::print("{} positions, {} counts checked, {} failed; {} nodes in {:.2f} s\n", records->size(),
+             checked, failed, total, secs);
   return failed == 0 ? 0 : 1;
 }
 
@@ -86,9 +86,7 @@ Runner add_perft(CLI::App& root) {
   auto* cmd = root.add_subcommand("perft", "Count the leaf nodes of the legal move tree (chess)");
   cmd->add_option("--fen", o->fen, "the position: a FEN string or 'startpos'")
       ->capture_default_str();
-  cmd->add_option("--depth,-d", o->depth, "plies to search")
-      ->required()
-      ->check(CLI::Range(1, 12));
+  cmd->add_option("--depth,-d", o->depth, "plies to search")->required()->check(CLI::Range(1, 12));
   cmd->add_flag("--divide", o->divide, "print the count under each root move first");
   cmd->add_option("--suite", o->suite,
                   "check every position of a perft EPD file (;D1 n ;D2 n ...) up to --depth")
@@ -96,7 +94,8 @@ Runner add_perft(CLI::App& root) {
   cmd->footer(
       "Examples:\n"
       "  kibitz perft --depth 6\n"
-      "  kibitz perft --fen \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\""
+      "  kibitz perft --fen \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 "
+      "1\""
       " --depth 5 --divide\n"
       "  kibitz perft --suite ../shared/data/chess/perftsuite.epd --depth 4");
   return [o] { return o->suite.empty() ? run_one(*o) : run_suite(*o); };

@@ -51,8 +51,8 @@ TEST(SanSuite, EveryLegalMoveRoundTripsInPerftSuitePositions) {
   std::size_t total = 0, expected_total = 0;
   for (const auto& rec : *records) {
     // Moves checked = the suite's own depth-1 plus depth-2 counts.
-    expected_total += std::stoull(rec.op("D1").value_or("0")) +
-                      std::stoull(rec.op("D2").value_or("0"));
+    expected_total +=
+        std::stoull(rec.op("D1").value_or("0")) + std::stoull(rec.op("D2").value_or("0"));
     // The position and every position one ply later, so both sides and replies are covered.
     MoveList<Position> roots;
     rec.position.legal_moves(roots);

@@ -21,8 +21,9 @@ inline std::string suite_file(const std::string& relative) {
 
 }  // namespace kibitz::testing
 
-#define KIBITZ_REQUIRE_SUITE(var, relative)                                                  \
-  const std::string var = ::kibitz::testing::suite_file(relative);                           \
-  if (var.empty())                                                                           \
-  GTEST_SKIP() << "suite file " << relative << " not found under KIBITZ_SUITES="            \
-               << ::kibitz::testing::suites_dir() << " (set KIBITZ_SUITES to the shared data)"
+#define KIBITZ_REQUIRE_SUITE(var, relative)                                            \
+  const std::string var = ::kibitz::testing::suite_file(relative);                     \
+  if (var.empty())                                                                     \
+  GTEST_SKIP() << "suite file " << relative                                            \
+               << " not found under KIBITZ_SUITES=" << ::kibitz::testing::suites_dir() \
+               << " (set KIBITZ_SUITES to the shared data)"

@@ -54,8 +54,8 @@ Bitboard relevant_mask(const int (*dirs)[2], Square s) {
   Bitboard b = 0;
   for (int d = 0; d < 4; ++d) {
     int f = file_of(s) + dirs[d][0], r = rank_of(s) + dirs[d][1];
-    while (f + dirs[d][0] >= 0 && f + dirs[d][0] < 8 && r + dirs[d][1] >= 0 &&
-           r + dirs[d][1] < 8 && f >= 0 && f < 8 && r >= 0 && r < 8) {
+    while (f + dirs[d][0] >= 0 && f + dirs[d][0] < 8 && r + dirs[d][1] >= 0 && r + dirs[d][1] < 8 &&
+           f >= 0 && f < 8 && r >= 0 && r < 8) {
       b |= bb(make_square(f, r));
       f += dirs[d][0];
       r += dirs[d][1];
@@ -64,8 +64,7 @@ Bitboard relevant_mask(const int (*dirs)[2], Square s) {
   return b;
 }
 
-void init_magics(const int (*dirs)[2], std::array<Magic, 64>& magics, Bitboard* table,
-                 Rng& rng) {
+void init_magics(const int (*dirs)[2], std::array<Magic, 64>& magics, Bitboard* table, Rng& rng) {
   std::vector<Bitboard> occupancy(4096), reference(4096);
   std::vector<int> epoch(4096, 0);
   int attempt = 0;
@@ -119,9 +118,10 @@ void init_bitboards() {
   static bool done = false;
   if (done) return;
   done = true;
-  constexpr int kKnight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+  constexpr int kKnight[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                  {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-  constexpr int kKing[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+  constexpr int kKing[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                               {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
   constexpr int kWhitePawn[2][2] = {{-1, 1}, {1, 1}};
   constexpr int kBlackPawn[2][2] = {{-1, -1}, {1, -1}};
   for (Square s = 0; s < 64; ++s) {

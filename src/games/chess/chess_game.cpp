@@ -25,8 +25,12 @@ class ChessState final : public AnyState {
     return out;
   }
   Result<void> apply(std::string_view text) override {
+    // UCI first ("e2e4"), then SAN ("e4"); report the error of the notation it looks like.
     auto m = parse_uci(pos_, text);
-    if (!m) m = parse_san(pos_, text);
+    if (!m) {
+      const bool looks_uci = text.size() >= 4 && parse_square(text.substr(0, 2)).has_value();
+      if (!looks_uci) m = parse_san(pos_, text);
+    }
     if (!m) return tl::unexpected(m.error());
     pos_.apply(*m);
     return {};
@@ -41,13 +45,12 @@ class ChessState final : public AnyState {
 }  // namespace
 
 GameEntry chess_game_entry() {
-  return GameEntry{
-      "chess", "standard chess (FEN positions, UCI or SAN moves)", 2,
-      [](std::string_view fen) -> Result<std::unique_ptr<AnyState>> {
-        auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
-        if (!p) return tl::unexpected(p.error());
-        return std::unique_ptr<AnyState>(std::make_unique<ChessState>(*p));
-      }};
+  return GameEntry{"chess", "standard chess (FEN positions, UCI or SAN moves)", 2,
+                   [](std::string_view fen) -> Result<std::unique_ptr<AnyState>> {
+                     auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
+                     if (!p) return tl::unexpected(p.error());
+                     return std::unique_ptr<AnyState>(std::make_unique<ChessState>(*p));
+                   }};
 }
 
 }  // namespace kibitz::chess

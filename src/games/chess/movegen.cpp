@@ -1,5 +1,7 @@
 #include "games/chess/movegen.hpp"
 
+#include <cassert>
+
 namespace kibitz::chess {
 
 namespace {
@@ -129,8 +131,7 @@ Move* generate_for(const Position& pos, Move* out) {
         const Bitboard after = (occ ^ bb(from) ^ bb(captured)) | bb(ep);
         const Bitboard attackers =
             ((rook_attacks(ksq, after) & (pos.pieces(Them, kRook) | pos.pieces(Them, kQueen))) |
-             (bishop_attacks(ksq, after) &
-              (pos.pieces(Them, kBishop) | pos.pieces(Them, kQueen))) |
+             (bishop_attacks(ksq, after) & (pos.pieces(Them, kBishop) | pos.pieces(Them, kQueen))) |
              (knight_attacks(ksq) & pos.pieces(Them, kKnight)) |
              (pawn_attacks(Us, ksq) & pos.pieces(Them, kPawn) & ~bb(captured)));
         if (!attackers) *out++ = Move(from, ep, Move::kEnPassant);
@@ -159,13 +160,19 @@ Move* generate_for(const Position& pos, Move* out) {
 
 template <GenType T>
 Move* generate(const Position& pos, Move* out) {
-  return pos.side_to_move() == kWhite ? generate_for<kWhite, T>(pos, out)
-                                      : generate_for<kBlack, T>(pos, out);
+  if constexpr (T == GenType::kEvasions) {
+    assert(pos.in_check());
+    return generate<GenType::kAll>(pos, out);
+  } else {
+    return pos.side_to_move() == kWhite ? generate_for<kWhite, T>(pos, out)
+                                        : generate_for<kBlack, T>(pos, out);
+  }
 }
 
 template Move* generate<GenType::kTactical>(const Position&, Move*);
 template Move* generate<GenType::kQuiet>(const Position&, Move*);
 template Move* generate<GenType::kAll>(const Position&, Move*);
+template Move* generate<GenType::kEvasions>(const Position&, Move*);
 
 std::size_t count_legal(const Position& pos) {
   Move buf[Position::kMaxMoves];

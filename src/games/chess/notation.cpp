@@ -9,12 +9,18 @@ constexpr std::string_view kPieceLetters = "PNBRQK";
 
 PieceType piece_from_letter(char c) {
   switch (c) {
-    case 'N': return kKnight;
-    case 'B': return kBishop;
-    case 'R': return kRook;
-    case 'Q': return kQueen;
-    case 'K': return kKing;
-    default: return kNoPieceType;
+    case 'N':
+      return kKnight;
+    case 'B':
+      return kBishop;
+    case 'R':
+      return kRook;
+    case 'Q':
+      return kQueen;
+    case 'K':
+      return kKing;
+    default:
+      return kNoPieceType;
   }
 }
 }  // namespace
@@ -77,9 +83,12 @@ std::string to_san(const Position& pos, Move m) {
         same_rank |= rank_of(o.from()) == rank_of(m.from());
       }
       if (clash) {
-        if (!same_file) s += char('a' + file_of(m.from()));
-        else if (!same_rank) s += char('1' + rank_of(m.from()));
-        else s += square_name(m.from());
+        if (!same_file)
+          s += char('a' + file_of(m.from()));
+        else if (!same_rank)
+          s += char('1' + rank_of(m.from()));
+        else
+          s += square_name(m.from());
       }
     }
     if (m.is_capture()) s += 'x';
@@ -135,13 +144,17 @@ Result<Move> parse_san(const Position& pos, std::string_view text) {
   int from_file = -1, from_rank = -1;
   bool capture = false;
   for (char c : middle) {
-    if (c >= 'a' && c <= 'h' && from_file < 0) from_file = c - 'a';
-    else if (c >= '1' && c <= '8' && from_rank < 0) from_rank = c - '1';
-    else if ((c == 'x' || c == ':') && !capture) capture = true;
-    else return fail("'{}' is not a SAN move (unexpected '{}')", text, c);
+    if (c >= 'a' && c <= 'h' && from_file < 0)
+      from_file = c - 'a';
+    else if (c >= '1' && c <= '8' && from_rank < 0)
+      from_rank = c - '1';
+    else if ((c == 'x' || c == ':') && !capture)
+      capture = true;
+    else
+      return fail("'{}' is not a SAN move (unexpected '{}')", text, c);
   }
 
-  Move found;
+  Move found = Move::none();
   int matches = 0;
   for (Move m : moves) {
     if (m.is_castling() || m.to() != *to || m.promotion() != promo) continue;

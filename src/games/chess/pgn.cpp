@@ -8,9 +8,12 @@ namespace kibitz::chess {
 
 std::string result_string(const Position& p) {
   switch (p.outcome()) {
-    case Outcome::kOngoing: return "*";
-    case Outcome::kCheckmate: return p.side_to_move() == kWhite ? "0-1" : "1-0";
-    default: return "1/2-1/2";
+    case Outcome::kOngoing:
+      return "*";
+    case Outcome::kCheckmate:
+      return p.side_to_move() == kWhite ? "0-1" : "1-0";
+    default:
+      return "1/2-1/2";
   }
 }
 
@@ -25,7 +28,7 @@ std::string to_pgn(const PgnGame& game) {
   const std::string result = game.result.empty() ? result_string(pos) : game.result;
 
   std::vector<std::pair<std::string, std::string>> tags = {
-      {"Event", "?"}, {"Site", "?"},   {"Date", "????.??.??"}, {"Round", "?"},
+      {"Event", "?"}, {"Site", "?"},  {"Date", "????.??.??"}, {"Round", "?"},
       {"White", "?"}, {"Black", "?"}, {"Result", result}};
   const bool custom_start = game.start.fen() != kStartFen;
   if (custom_start) {
@@ -65,9 +68,12 @@ std::string to_pgn(const PgnGame& game) {
   int number = game.start.fullmove_number();
   Color side = game.start.side_to_move();
   for (std::size_t i = 0; i < sans.size(); ++i) {
-    if (side == kWhite) add(fmt::format("{}. {}", number, sans[i]));
-    else if (i == 0) add(fmt::format("{}... {}", number, sans[i]));
-    else add(sans[i]);
+    if (side == kWhite)
+      add(fmt::format("{}. {}", number, sans[i]));
+    else if (i == 0)
+      add(fmt::format("{}... {}", number, sans[i]));
+    else
+      add(sans[i]);
     if (side == kBlack) ++number;
     side = ~side;
   }

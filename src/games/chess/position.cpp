@@ -16,11 +16,11 @@ constexpr std::string_view kPieceChars = "PNBRQKpnbrqk";
 constexpr std::array<std::uint8_t, 64> kCastlingMask = [] {
   std::array<std::uint8_t, 64> m{};
   for (auto& v : m) v = kAllCastling;
-  m[0] = kAllCastling & ~kWhiteOOO;   // a1
-  m[7] = kAllCastling & ~kWhiteOO;    // h1
-  m[4] = kAllCastling & ~(kWhiteOO | kWhiteOOO);  // e1
-  m[56] = kAllCastling & ~kBlackOOO;  // a8
-  m[63] = kAllCastling & ~kBlackOO;   // h8
+  m[0] = kAllCastling & ~kWhiteOOO;                // a1
+  m[7] = kAllCastling & ~kWhiteOO;                 // h1
+  m[4] = kAllCastling & ~(kWhiteOO | kWhiteOOO);   // e1
+  m[56] = kAllCastling & ~kBlackOOO;               // a8
+  m[63] = kAllCastling & ~kBlackOO;                // h8
   m[60] = kAllCastling & ~(kBlackOO | kBlackOOO);  // e8
   return m;
 }();
@@ -54,12 +54,18 @@ Result<int> parse_counter(std::string_view field, std::string_view name, int lo,
 
 std::string_view outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::kOngoing: return "ongoing";
-    case Outcome::kCheckmate: return "checkmate";
-    case Outcome::kStalemate: return "stalemate";
-    case Outcome::kFiftyMoves: return "50-move rule";
-    case Outcome::kThreefold: return "threefold repetition";
-    case Outcome::kInsufficientMaterial: return "insufficient material";
+    case Outcome::kOngoing:
+      return "ongoing";
+    case Outcome::kCheckmate:
+      return "checkmate";
+    case Outcome::kStalemate:
+      return "stalemate";
+    case Outcome::kFiftyMoves:
+      return "50-move rule";
+    case Outcome::kThreefold:
+      return "threefold repetition";
+    case Outcome::kInsufficientMaterial:
+      return "insufficient material";
   }
   return "?";
 }
@@ -135,9 +141,12 @@ Result<Position> Position::from_fen(std::string_view fen) {
     return fail("FEN piece placement: a pawn stands on the first or eighth rank");
 
   // Field 2: side to move.
-  if (f[1] == "w") p.side_ = kWhite;
-  else if (f[1] == "b") p.side_ = kBlack;
-  else return fail("FEN side to move: expected 'w' or 'b', got '{}'", f[1]);
+  if (f[1] == "w")
+    p.side_ = kWhite;
+  else if (f[1] == "b")
+    p.side_ = kBlack;
+  else
+    return fail("FEN side to move: expected 'w' or 'b', got '{}'", f[1]);
 
   // Field 3: castling rights (standard chess: king and rook on their home squares).
   p.castling_ = 0;
@@ -147,11 +156,24 @@ Result<Position> Position::from_fen(std::string_view fen) {
       Square king, rook;
       Piece k, r;
       switch (c) {
-        case 'K': right = kWhiteOO, king = 4, rook = 7, k = make_piece(kWhite, kKing), r = make_piece(kWhite, kRook); break;
-        case 'Q': right = kWhiteOOO, king = 4, rook = 0, k = make_piece(kWhite, kKing), r = make_piece(kWhite, kRook); break;
-        case 'k': right = kBlackOO, king = 60, rook = 63, k = make_piece(kBlack, kKing), r = make_piece(kBlack, kRook); break;
-        case 'q': right = kBlackOOO, king = 60, rook = 56, k = make_piece(kBlack, kKing), r = make_piece(kBlack, kRook); break;
-        default: return fail("FEN castling: unexpected character '{}'", c);
+        case 'K':
+          right = kWhiteOO, king = 4, rook = 7, k = make_piece(kWhite, kKing),
+          r = make_piece(kWhite, kRook);
+          break;
+        case 'Q':
+          right = kWhiteOOO, king = 4, rook = 0, k = make_piece(kWhite, kKing),
+          r = make_piece(kWhite, kRook);
+          break;
+        case 'k':
+          right = kBlackOO, king = 60, rook = 63, k = make_piece(kBlack, kKing),
+          r = make_piece(kBlack, kRook);
+          break;
+        case 'q':
+          right = kBlackOOO, king = 60, rook = 56, k = make_piece(kBlack, kKing),
+          r = make_piece(kBlack, kRook);
+          break;
+        default:
+          return fail("FEN castling: unexpected character '{}'", c);
       }
       if (p.castling_ & right) return fail("FEN castling: '{}' appears twice", c);
       if (p.board_[king] != k || p.board_[rook] != r)
@@ -228,8 +250,10 @@ std::string Position::fen() const {
   if (castling_ & kWhiteOOO) s += 'Q';
   if (castling_ & kBlackOO) s += 'k';
   if (castling_ & kBlackOOO) s += 'q';
-  if (ep_ == kNoSquare) s += " -";
-  else s += fmt::format(" {}{}", char('a' + file_of(ep_)), char('1' + rank_of(ep_)));
+  if (ep_ == kNoSquare)
+    s += " -";
+  else
+    s += fmt::format(" {}{}", char('a' + file_of(ep_)), char('1' + rank_of(ep_)));
   s += fmt::format(" {} {}", halfmove_, fullmove_);
   return s;
 }
@@ -246,8 +270,8 @@ std::uint64_t Position::compute_hash() const {
 
 Bitboard Position::attackers_to(Square s, Bitboard occ) const {
   return (pawn_attacks(kWhite, s) & pieces(kBlack, kPawn)) |
-         (pawn_attacks(kBlack, s) & pieces(kWhite, kPawn)) |
-         (knight_attacks(s) & pieces(kKnight)) | (king_attacks(s) & pieces(kKing)) |
+         (pawn_attacks(kBlack, s) & pieces(kWhite, kPawn)) | (knight_attacks(s) & pieces(kKnight)) |
+         (king_attacks(s) & pieces(kKing)) |
          (rook_attacks(s, occ) & (pieces(kRook) | pieces(kQueen))) |
          (bishop_attacks(s, occ) & (pieces(kBishop) | pieces(kQueen)));
 }
@@ -255,8 +279,7 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
 bool Position::is_attacked(Square s, Color by, Bitboard occ) const {
   const Bitboard them = pieces(by);
   return (pawn_attacks(~by, s) & pieces(kPawn) & them) ||
-         (knight_attacks(s) & pieces(kKnight) & them) ||
-         (king_attacks(s) & pieces(kKing) & them) ||
+         (knight_attacks(s) & pieces(kKnight) & them) || (king_attacks(s) & pieces(kKing) & them) ||
          (rook_attacks(s, occ) & (pieces(kRook) | pieces(kQueen)) & them) ||
          (bishop_attacks(s, occ) & (pieces(kBishop) | pieces(kQueen)) & them);
 }
@@ -383,8 +406,8 @@ void Position::unmake_null(const Undo& u) {
 }
 
 int Position::repetitions() const {
-  const int window = std::min<int>({halfmove_, plies_from_null_, static_cast<int>(game_ply_),
-                                    static_cast<int>(kHistory) - 1});
+  const int window = std::min<int>(
+      {halfmove_, plies_from_null_, static_cast<int>(game_ply_), static_cast<int>(kHistory) - 1});
   int count = 0;
   for (int back = 4; back <= window; back += 2)
     if (history_[(game_ply_ - back) % kHistory] == key_) ++count;

@@ -59,10 +59,11 @@ class Move {
     kPromoCaptureKnight = 12,
   };
 
-  constexpr Move() = default;
+  // Trivial: move buffers on hot paths are not zero-filled. Move{} and none() are zero.
+  Move() = default;
   constexpr Move(Square from, Square to, int flag)
       : v_(static_cast<std::uint16_t>(from | (to << 6) | (flag << 12))) {}
-  static constexpr Move none() { return Move(); }
+  static constexpr Move none() { return Move(0, 0, 0); }
 
   constexpr Square from() const { return v_ & 63; }
   constexpr Square to() const { return (v_ >> 6) & 63; }
@@ -81,7 +82,7 @@ class Move {
   friend constexpr bool operator==(Move a, Move b) { return a.v_ == b.v_; }
 
  private:
-  std::uint16_t v_ = 0;
+  std::uint16_t v_;
 };
 
 }  // namespace kibitz::chess

@@ -24,16 +24,16 @@ TEST(Bitboard, LeaperTables) {
   EXPECT_EQ(popcount(knight_attacks(27)), 8);  // d4
   EXPECT_EQ(popcount(king_attacks(0)), 3);
   EXPECT_EQ(popcount(king_attacks(36)), 8);
-  EXPECT_EQ(pawn_attacks(kWhite, 8), bb(17));  // a2 attacks b3
-  EXPECT_EQ(pawn_attacks(kBlack, 55), bb(46));  // h7 attacks g6
+  EXPECT_EQ(pawn_attacks(kWhite, 8), bb(17));            // a2 attacks b3
+  EXPECT_EQ(pawn_attacks(kBlack, 55), bb(46));           // h7 attacks g6
   EXPECT_EQ(pawn_attacks(kWhite, 12), bb(19) | bb(21));  // e2 attacks d3, f3
 }
 
 TEST(Bitboard, BetweenAndLine) {
   EXPECT_EQ(between(0, 63), bb(9) | bb(18) | bb(27) | bb(36) | bb(45) | bb(54));  // a1-h8
   EXPECT_EQ(between(4, 7), bb(5) | bb(6));                                        // e1-h1
-  EXPECT_EQ(between(0, 17), 0u);  // a1-b3: not on a line
-  EXPECT_EQ(between(0, 1), 0u);   // adjacent
+  EXPECT_EQ(between(0, 17), 0u);                 // a1-b3: not on a line
+  EXPECT_EQ(between(0, 1), 0u);                  // adjacent
   EXPECT_EQ(line(0, 9), 0x8040201008040201ull);  // the long diagonal
   EXPECT_EQ(line(8, 10), kRank2);
   EXPECT_EQ(line(0, 17), 0u);

@@ -56,8 +56,8 @@ TEST(Pgn, WrapsAt80ColumnsAndEscapesTags) {
 }
 
 TEST(Epd, WacLine) {
-  auto r = parse_epd(
-      "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";");
+  auto r =
+      parse_epd("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";");
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->position.fen(), "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
   EXPECT_EQ(r->op("bm"), "Qg6");

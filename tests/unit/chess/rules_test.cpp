@@ -129,6 +129,9 @@ TEST(Rules, EvasionsOnlyInCheck) {
   dbl.legal_moves(moves);
   ASSERT_FALSE(moves.empty());
   for (Move m : moves) EXPECT_EQ(m.from(), dbl.king_square(kWhite));
+  MoveList<Position> evasions;
+  generate<GenType::kEvasions>(dbl, evasions);
+  EXPECT_EQ(evasions, moves);
   // Every generated move leaves the mover out of check, along a random walk.
   Position p;
   play(p, {"e4", "f5", "Qh5+"});
