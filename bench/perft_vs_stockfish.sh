@@ -6,10 +6,11 @@
 # engine process over that span, which is robust on a loaded machine).
 #
 # Usage: bench/perft_vs_stockfish.sh [REPEAT]   (default 5)
+# KIBITZ=build/release-portable/kibitz measures the build without -march=native.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${1:-5}
-kibitz=build/release/kibitz
+kibitz=${KIBITZ:-build/release/kibitz}
 stockfish=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
 tools=${KIBITZ_TOOLS:-../shared/tools}
 [ -x "$kibitz" ] || { echo "build first: make build" >&2; exit 1; }

@@ -64,7 +64,50 @@ Bitboard relevant_mask(const int (*dirs)[2], Square s) {
   return b;
 }
 
-void init_magics(const int (*dirs)[2], std::array<Magic, 64>& magics, Bitboard* table, Rng& rng) {
+// Magic multipliers found once by the search in init_magics below (seed 0x6D616769636B) and
+// kept here so start-up takes a couple of milliseconds instead of a few hundred.
+constexpr Bitboard kRookMagics[64] = {
+    0x0080104000208000ull, 0x0240001000200040ull, 0x0080100080200009ull, 0x1080048010000800ull,
+    0x0200100420080200ull, 0x0080040002008001ull, 0x3180088001000200ull, 0x5100108840210002ull,
+    0x0004800080400020ull, 0x0000802000804002ull, 0x0142001082094120ull, 0x0049000921001000ull,
+    0x4001000410080100ull, 0x5513001300484400ull, 0x0442000188040200ull, 0xa042000200410084ull,
+    0x0800818000c00020ull, 0x0010034000600442ull, 0x8000110020010040ull, 0x4051010008100222ull,
+    0x0848018008040080ull, 0x0020808004000200ull, 0x0181040008108142ull, 0xa84402000040a104ull,
+    0x00c000408009a684ull, 0x0a100040c0006002ull, 0x8010100080200080ull, 0x1002002200081041ull,
+    0x60010111002800c4ull, 0x2084020080800400ull, 0x0000020080800100ull, 0x8242010200006084ull,
+    0x1040400080800020ull, 0x8441004001002088ull, 0x4404128202002040ull, 0x2100080080801001ull,
+    0x0008080080800400ull, 0x0004001002020008ull, 0x0280800100800200ull, 0x0160010042000084ull,
+    0x1000804000208008ull, 0x0010004020004010ull, 0x0088402200820014ull, 0x0120100008008080ull,
+    0x0880040008008080ull, 0x4902040002008080ull, 0x0016020004010100ull, 0x0002908044020011ull,
+    0x2051002050800100ull, 0x0000201000400840ull, 0x2000100080200080ull, 0x2108000c80100080ull,
+    0x2948800400080080ull, 0x081a000204008080ull, 0x4402000104080200ull, 0x0012040708815200ull,
+    0x2000510640608001ull, 0x0008420020110482ull, 0x0110600189004013ull, 0x0830004500211039ull,
+    0x0009004408001003ull, 0x8022000108100402ull, 0x030029581000820cull, 0x0084010020840042ull,
+};
+constexpr Bitboard kBishopMagics[64] = {
+    0x0404040808002080ull, 0x1008102082084100ull, 0x0022120042040189ull, 0x000804a103000880ull,
+    0x001310c010000400ull, 0x0008480210400200ull, 0x04008c0120108072ull, 0x0082420800a23004ull,
+    0xa400042044a40083ull, 0x6402100202404601ull, 0x0808b0028a244801ull, 0x0000080600caa000ull,
+    0x8400040420808000ull, 0x0020008210400001ull, 0x8800020811051012ull, 0x0100342202300401ull,
+    0x0024006084445808ull, 0x228840120a980202ull, 0x0282000104040080ull, 0xb018000104110000ull,
+    0x0124020201210040ull, 0x9001000080414020ull, 0x1000800414042200ull, 0x100200102201142cull,
+    0x9050100040820200ull, 0x0114044210100880ull, 0x0048020004002200ull, 0x0858080004820022ull,
+    0x0041010000104000ull, 0x0000460009048200ull, 0x020104002a008480ull, 0x0014008310220108ull,
+    0x4054444008041000ull, 0x2100880400083000ull, 0x200402080001004aull, 0x0000400820020200ull,
+    0x5012088400020220ull, 0x0080880601504100ull, 0x00040082080c0118ull, 0x0201020200002113ull,
+    0x0811412020025084ull, 0x000c042208000220ull, 0x1802030048004440ull, 0x2a02014208001080ull,
+    0x0100881014000040ull, 0x8002046800200200ull, 0x0018500442450080ull, 0x00f0009880840900ull,
+    0x0242015008040014ull, 0x1004290802100000ull, 0x040100420090a000ull, 0x0404001042020700ull,
+    0x2420404005010848ull, 0x0011400408108490ull, 0x184083021c030000ull, 0x0002022401220404ull,
+    0x0041030482200200ull, 0x8840221042080408ull, 0x8006008904a8040aull, 0x00941100258c2400ull,
+    0x2000080108430400ull, 0x0080081020194102ull, 0x1004d05041a80080ull, 0x0050416800840640ull,
+};
+
+// Fills each square's attack table using the known magic; if a multiplier ever maps two
+// occupancies with different attacks to one slot, searches a new one with sparse random
+// candidates (the search that produced the constants above).
+void init_magics(const int (*dirs)[2], const Bitboard (&known)[64], std::array<Magic, 64>& magics,
+                 Bitboard* table, Rng& rng) {
   std::vector<Bitboard> occupancy(4096), reference(4096);
   std::vector<int> epoch(4096, 0);
   int attempt = 0;
@@ -84,10 +127,8 @@ void init_magics(const int (*dirs)[2], std::array<Magic, 64>& magics, Bitboard* 
       ++size;
       sub = (sub - m.mask) & m.mask;
     } while (sub);
-    // Try sparse random multipliers until one maps every subset without a harmful collision.
-    for (;;) {
-      m.magic = rng.sparse();
-      if (popcount((m.mask * m.magic) >> 56) < 6) continue;
+    for (m.magic = known[s];; m.magic = rng.sparse()) {
+      if (m.magic != known[s] && popcount((m.mask * m.magic) >> 56) < 6) continue;
       ++attempt;
       int i = 0;
       for (; i < size; ++i) {
@@ -131,8 +172,8 @@ void init_bitboards() {
     tables::pawn_attacks[kBlack][s] = leaper(s, kBlackPawn, 2);
   }
   Rng rng(0x6D616769636Bull);  // fixed seed: the same magics every run
-  init_magics(kRookDirs, tables::rook_magics, rook_table.data(), rng);
-  init_magics(kBishopDirs, tables::bishop_magics, bishop_table.data(), rng);
+  init_magics(kRookDirs, kRookMagics, tables::rook_magics, rook_table.data(), rng);
+  init_magics(kBishopDirs, kBishopMagics, tables::bishop_magics, bishop_table.data(), rng);
   for (Square a = 0; a < 64; ++a) {
     for (Square b = 0; b < 64; ++b) {
       tables::between[a][b] = 0;
