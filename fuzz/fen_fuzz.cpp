@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz_support.hpp"
 #include "games/chess/movegen.hpp"
 #include "games/chess/position.hpp"
 
@@ -10,6 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace kibitz::chess;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto pos = Position::from_fen(text);
+  kibitz::fuzz::require_one_line_error(pos);
   if (!pos) return 0;
   auto again = Position::from_fen(pos->fen());
   if (!again || again->fen() != pos->fen() || again->hash() != pos->hash()) std::abort();

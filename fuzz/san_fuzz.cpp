@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "fuzz_support.hpp"
 #include "games/chess/notation.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -16,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   for (const Position& p : positions) {
     auto m = parse_san(p, text);
+    kibitz::fuzz::require_one_line_error(m);
     if (!m) continue;
     if (!p.is_legal(*m)) std::abort();
     auto back = parse_san(p, to_san(p, *m));

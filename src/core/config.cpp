@@ -31,20 +31,6 @@ std::string where(const std::string& source, const YAML::Node& n) {
   return fmt::format("{}:{}:{}", source, m.line + 1, m.column + 1);
 }
 
-// A value quoted in an error, with line breaks escaped so the message stays on one line.
-std::string one_line(const std::string& v) {
-  std::string out;
-  for (char ch : v) {
-    if (ch == '\n')
-      out += "\\n";
-    else if (ch == '\r')
-      out += "\\r";
-    else
-      out += ch;
-  }
-  return out;
-}
-
 template <class T>
 Result<T> convert_scalar(const std::string& source, std::string_view key, const YAML::Node& n,
                          std::string_view type_name) {
@@ -55,9 +41,27 @@ Result<T> convert_scalar(const std::string& source, std::string_view key, const 
                                  : "null");
   T value{};
   if (!YAML::convert<T>::decode(n, value))
-    return fail("{}: key '{}' must be {}, got '{}'", where(source, n), key, type_name,
-                one_line(n.Scalar()));
+    return fail("{}: key '{}' must be {}, got '{}'", where(source, n), key, type_name, n.Scalar());
   return value;
+}
+
+// Every mapping key must be a plain scalar: dotted-path lookup and key listing depend on it.
+Result<void> check_keys(const std::string& source, const YAML::Node& n, int depth = 0) {
+  if (depth > 64) return fail("{}: nesting deeper than 64 levels", where(source, n));
+  if (n.IsMap()) {
+    for (const auto& kv : n) {
+      if (!kv.first.IsScalar())
+        return fail("{}: a key must be a plain name, not a {}", where(source, kv.first),
+                    kv.first.IsMap()        ? "mapping"
+                    : kv.first.IsSequence() ? "list"
+                                            : "null");
+      if (auto r = check_keys(source, kv.second, depth + 1); !r) return r;
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& item : n)
+      if (auto r = check_keys(source, item, depth + 1); !r) return r;
+  }
+  return {};
 }
 
 }  // namespace
@@ -71,6 +75,7 @@ Result<Config> Config::parse(std::string_view text, std::string_view source) {
     YAML::Node root = YAML::Load(std::string(text));
     if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
     if (!root.IsMap()) return fail("{}: the top level must be a mapping of keys to values", source);
+    if (auto ok = check_keys(c.source_, root); !ok) return tl::unexpected(ok.error());
     c.root_ = std::make_shared<const YAML::Node>(root);
   } catch (const YAML::Exception& e) {
     return fail("{}:{}:{}: {}", source, e.mark.line + 1, e.mark.column + 1, e.msg);

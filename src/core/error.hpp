@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <string_view>
 #include <tl/expected.hpp>
 #include <utility>
 
@@ -16,15 +17,37 @@ struct Error {
 template <class T>
 using Result = tl::expected<T, Error>;
 
-// Builds the unexpected value of a Result: `return fail("bad rank '{}'", c);`
+// Escapes control characters (\n, \t, \xNN) so text quoted from bad input cannot break an
+// error message over several lines.
+inline std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out += c;
+  }
+  return out;
+}
+
+// Builds the unexpected value of a Result: `return fail("bad rank '{}'", c);`. The message is
+// always a single line, whatever the arguments quote.
 template <class... Args>
 [[nodiscard]] tl::unexpected<Error> fail(fmt::format_string<Args...> f, Args&&... args) {
-  return tl::unexpected<Error>(Error{fmt::format(f, std::forward<Args>(args)...)});
+  return tl::unexpected<Error>(Error{one_line(fmt::format(f, std::forward<Args>(args)...))});
 }
 
 // Prefixes an error with context: `return with_context(r, "line 12")` -> "line 12: ...".
 inline tl::unexpected<Error> with_context(const Error& e, std::string_view where) {
-  return tl::unexpected<Error>(Error{fmt::format("{}: {}", where, e.message)});
+  return tl::unexpected<Error>(Error{one_line(fmt::format("{}: {}", where, e.message))});
 }
 
 }  // namespace kibitz

@@ -72,7 +72,8 @@ TEST(Fen, MalformedInputNamesTheField) {
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "not on rank 6"},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove clock"},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3", "fullmove number"},
-      {"4k3/8/8/8/8/8/8/4K2R w - - 0 1 ", nullptr},  // trailing space is fine
+      {"4k3/8/8/8/8/8/8/4K2R w - - 0 1 ", nullptr},                       // trailing space is fine
+      {"4k3/8/8/8/8/8/8/4K2R\nw - - 0 1", "unexpected character '\\n'"},  // stays one line
       {"4k2R/8/8/8/8/8/8/4K3 w - - 0 1", "side not to move (black) is in check"},
       {"4k3/pppppppp/pppppppp/8/8/8/8/4K3 w - - 0 1", "black has 17 pieces"},
       {"4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", "black has 9 pawns"},

@@ -263,3 +263,17 @@ TEST(Config, LoadFileOnADirectoryFails) {
 
 }  // namespace
 }  // namespace kibitz
+
+namespace kibitz {
+namespace {
+
+TEST(Config, NonScalarKeysAreRejected) {
+  auto c = Config::parse("search:\n  ? [a, b]\n  : 3\n", "keys.yaml");
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("keys.yaml:2:"), std::string::npos) << c.error().message;
+  EXPECT_NE(c.error().message.find("a key must be a plain name, not a list"), std::string::npos)
+      << c.error().message;
+}
+
+}  // namespace
+}  // namespace kibitz
