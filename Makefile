@@ -5,12 +5,13 @@ JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: run test bench format build configure deps asan clean
 
-run: build
+run: configure
+	cmake --build $(BUILD) -j $(JOBS) --target kibitz
 	$(BUILD)/kibitz demo
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) > ctest.log 2>&1; status=$$?; \
-	  tail -n 25 ctest.log; \
+	  if [ $$status -ne 0 ]; then cat ctest.log; else tail -n 8 ctest.log; fi; \
 	  summary=$$(grep -E 'tests passed|tests failed' ctest.log | tail -n 1); \
 	  echo "make test: $${summary:-no summary (see $(BUILD)/ctest.log)}"; exit $$status
 

@@ -1,6 +1,7 @@
 // kibitz perft: move-generator verification and speed, in Stockfish's output convention.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -32,10 +33,14 @@ int run_one(const PerftOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   std::uint64_t nodes = 0;
   if (o.divide) {
+    // Sorted by move text so two engines' divides can be diffed line by line.
+    std::vector<std::pair<std::string, std::uint64_t>> lines;
     for (const auto& [m, n] : chess::perft_divide(*pos, o.depth)) {
-      fmt::print("{}: {}\n", chess::to_uci(m), n);
+      lines.emplace_back(chess::to_uci(m), n);
       nodes += n;
     }
+    std::sort(lines.begin(), lines.end());
+    for (const auto& [m, n] : lines) fmt::print("{}: {}\n", m, n);
     fmt::print("\n");
   } else {
     nodes = chess::perft(*pos, o.depth);

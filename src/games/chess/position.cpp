@@ -426,10 +426,6 @@ bool Position::insufficient_material() const {
   return false;
 }
 
-bool Position::is_rule_draw() const {
-  return halfmove_ >= 100 || repetitions() >= 2 || insufficient_material();
-}
-
 Outcome Position::outcome() const {
   MoveList<Position> moves;
   const bool has_move = legal_moves(moves) > 0;
@@ -450,12 +446,6 @@ bool Position::is_legal(Move m) const {
   MoveList<Position> moves;
   legal_moves(moves);
   return moves.contains(m);
-}
-
-bool Position::gives_check(Move m) const {
-  Position next = *this;
-  next.apply(m);
-  return next.in_check();
 }
 
 }  // namespace kibitz::chess

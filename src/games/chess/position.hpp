@@ -85,13 +85,10 @@ class Position {
   Bitboard checkers() const { return attackers_to(king_square(side_), pieces()) & pieces(~side_); }
   Bitboard attackers_to(Square s, Bitboard occ) const;
   bool is_attacked(Square s, Color by, Bitboard occ) const;
-  // Pseudo-legal sanity (the move's shape fits the board): for moves from outside (TT, UCI).
+  // True when m is one of the legal moves here (for moves from outside: UCI, TT, books).
   bool is_legal(Move m) const;
-  bool gives_check(Move m) const;
 
   Outcome outcome() const;
-  // Draw by rule other than stalemate: 50 moves, threefold, insufficient material.
-  bool is_rule_draw() const;
   // Times the current position occurred before (same side to move, since the last irreversible
   // move): 1 = one earlier occurrence (a twofold repetition).
   int repetitions() const;
@@ -99,7 +96,8 @@ class Position {
 
   // The full hash recomputed from scratch (tests check it against the incremental one).
   std::uint64_t compute_hash() const;
-  // Same piece placement, side, castling rights and (hashed) en passant square.
+  // Same placement, side to move, castling rights, en passant square, halfmove clock and key
+  // (move numbers and the repetition history are not compared).
   friend bool operator==(const Position& a, const Position& b) {
     return a.board_ == b.board_ && a.side_ == b.side_ && a.castling_ == b.castling_ &&
            a.ep_ == b.ep_ && a.halfmove_ == b.halfmove_ && a.key_ == b.key_;
