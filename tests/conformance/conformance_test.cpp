@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "games/chess/movegen.hpp"
+#include "games/chess/notation.hpp"
 #include "games/chess/position.hpp"
 #include "support/tictactoe.hpp"
 
@@ -71,6 +72,27 @@ TEST(Conformance, ChessStagesPartitionTheLegalMovesAlongPlayouts) {
         ASSERT_FALSE(m.is_tactical());
       }
       p.apply(all[rng.below(all.size())]);
+    }
+  }
+}
+
+TEST(Conformance, ChessSerialisationRoundTripsAlongPlayouts) {
+  // Every position reached re-reads from its FEN with the same key, and every move played
+  // re-reads from its SAN and UCI spelling.
+  Rng rng(9);
+  for (int game = 0; game < 20; ++game) {
+    chess::Position p;
+    while (!p.is_terminal()) {
+      auto again = chess::Position::from_fen(p.fen());
+      ASSERT_TRUE(again) << p.fen() << ": " << again.error().message;
+      ASSERT_EQ(again->fen(), p.fen());
+      ASSERT_EQ(again->hash(), p.hash()) << p.fen();
+      MoveList<chess::Position> moves;
+      p.legal_moves(moves);
+      const chess::Move m = moves[rng.below(moves.size())];
+      ASSERT_EQ(*chess::parse_san(p, chess::to_san(p, m)), m) << p.fen();
+      ASSERT_EQ(*chess::parse_uci(p, chess::to_uci(m)), m) << p.fen();
+      p.apply(m);
     }
   }
 }

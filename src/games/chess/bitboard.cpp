@@ -64,8 +64,9 @@ Bitboard relevant_mask(const int (*dirs)[2], Square s) {
   return b;
 }
 
-// Magic multipliers found once by the search in init_magics below (seed 0x6D616769636B) and
-// kept here so start-up takes a couple of milliseconds instead of a few hundred.
+// Magic multipliers found once by find_magic() (kMagicSeed, rooks a1..h8 then bishops) and
+// kept here so start-up takes milliseconds instead of a few hundred; a unit test re-runs the
+// search and checks it reproduces them.
 constexpr Bitboard kRookMagics[64] = {
     0x0080104000208000ull, 0x0240001000200040ull, 0x0080100080200009ull, 0x1080048010000800ull,
     0x0200100420080200ull, 0x0080040002008001ull, 0x3180088001000200ull, 0x5100108840210002ull,
@@ -103,50 +104,88 @@ constexpr Bitboard kBishopMagics[64] = {
     0x2000080108430400ull, 0x0080081020194102ull, 0x1004d05041a80080ull, 0x0050416800840640ull,
 };
 
-// Fills each square's attack table using the known magic; if a multiplier ever maps two
-// occupancies with different attacks to one slot, searches a new one with sparse random
-// candidates (the search that produced the constants above).
-void init_magics(const int (*dirs)[2], const Bitboard (&known)[64], std::array<Magic, 64>& magics,
-                 Bitboard* table, Rng& rng) {
-  std::vector<Bitboard> occupancy(4096), reference(4096);
+const int (*slider_dirs(PieceType pt))[2] { return pt == kRook ? kRookDirs : kBishopDirs; }
+
+// Every subset of the relevant mask (Carry-Rippler order) with its true attack set.
+int enumerate_subsets(PieceType pt, Square s, Bitboard mask, std::vector<Bitboard>& occupancy,
+                      std::vector<Bitboard>& reference) {
+  occupancy.resize(4096);
+  reference.resize(4096);
+  int size = 0;
+  Bitboard sub = 0;
+  do {
+    occupancy[size] = sub;
+    reference[size] = ray_attacks(slider_dirs(pt), s, sub);
+    ++size;
+    sub = (sub - mask) & mask;
+  } while (sub);
+  return size;
+}
+
+// Writes each subset's attacks to table[m.index(occupancy)]; false when two subsets with
+// different attacks share a slot. `epoch` marks the slots written by this attempt.
+bool fill_table(const Magic& m, const std::vector<Bitboard>& occupancy,
+                const std::vector<Bitboard>& reference, int size, Bitboard* table,
+                std::vector<int>& epoch, int attempt) {
+  for (int i = 0; i < size; ++i) {
+    const unsigned idx = m.index(occupancy[i]);
+    if (epoch[idx] < attempt) {
+      epoch[idx] = attempt;
+      table[idx] = reference[i];
+    } else if (table[idx] != reference[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+Magic magic_shape(PieceType pt, Square s) {
+  Magic m{};
+  m.mask = relevant_mask(slider_dirs(pt), s);
+  m.shift = 64 - static_cast<unsigned>(popcount(m.mask));
+  return m;
+}
+
+// Builds one slider's magics and attack tables from the stored multipliers, falling back to a
+// fresh search for any square whose stored multiplier collides.
+void init_magics(PieceType pt, const Bitboard (&known)[64], std::array<Magic, 64>& magics,
+                 Bitboard* table) {
+  std::vector<Bitboard> occupancy, reference;
   std::vector<int> epoch(4096, 0);
   int attempt = 0;
+  Rng rng(kMagicSeed);
   Bitboard* next = table;
   for (Square s = 0; s < 64; ++s) {
     Magic& m = magics[s];
-    m.mask = relevant_mask(dirs, s);
-    const int bits = popcount(m.mask);
-    m.shift = 64 - bits;
+    m = magic_shape(pt, s);
     m.attacks = next;
-    // Enumerate every subset of the mask (Carry-Rippler) with its true attack set.
-    int size = 0;
-    Bitboard sub = 0;
-    do {
-      occupancy[size] = sub;
-      reference[size] = ray_attacks(dirs, s, sub);
-      ++size;
-      sub = (sub - m.mask) & m.mask;
-    } while (sub);
-    for (m.magic = known[s];; m.magic = rng.sparse()) {
-      if (m.magic != known[s] && popcount((m.mask * m.magic) >> 56) < 6) continue;
-      ++attempt;
-      int i = 0;
-      for (; i < size; ++i) {
-        const unsigned idx = m.index(occupancy[i]);
-        if (epoch[idx] < attempt) {
-          epoch[idx] = attempt;
-          next[idx] = reference[i];
-        } else if (next[idx] != reference[i]) {
-          break;
-        }
-      }
-      if (i == size) break;
-    }
+    const int size = enumerate_subsets(pt, s, m.mask, occupancy, reference);
+    m.magic = known[s];
+    while (!fill_table(m, occupancy, reference, size, next, epoch, ++attempt))
+      m.magic = find_magic(pt, s, rng);
     next += size;
   }
 }
 
 }  // namespace
+
+Bitboard stored_magic(PieceType slider, Square s) {
+  return slider == kRook ? kRookMagics[s] : kBishopMagics[s];
+}
+
+Bitboard find_magic(PieceType slider, Square s, Rng& rng) {
+  Magic m = magic_shape(slider, s);
+  std::vector<Bitboard> occupancy, reference;
+  const int size = enumerate_subsets(slider, s, m.mask, occupancy, reference);
+  std::vector<Bitboard> table(std::size_t{1} << (64 - m.shift));
+  std::vector<int> epoch(table.size(), 0);
+  for (int attempt = 1;; ++attempt) {
+    // Sparse candidates whose product spreads the mask into the top bits are the likely ones.
+    do m.magic = rng.sparse();
+    while (popcount((m.mask * m.magic) >> 56) < 6);
+    if (fill_table(m, occupancy, reference, size, table.data(), epoch, attempt)) return m.magic;
+  }
+}
 
 Bitboard slow_slider_attacks(PieceType pt, Square s, Bitboard occ) {
   Bitboard b = 0;
@@ -171,9 +210,8 @@ void init_bitboards() {
     tables::pawn_attacks[kWhite][s] = leaper(s, kWhitePawn, 2);
     tables::pawn_attacks[kBlack][s] = leaper(s, kBlackPawn, 2);
   }
-  Rng rng(0x6D616769636Bull);  // fixed seed: the same magics every run
-  init_magics(kRookDirs, kRookMagics, tables::rook_magics, rook_table.data(), rng);
-  init_magics(kBishopDirs, kBishopMagics, tables::bishop_magics, bishop_table.data(), rng);
+  init_magics(kRook, kRookMagics, tables::rook_magics, rook_table.data());
+  init_magics(kBishop, kBishopMagics, tables::bishop_magics, bishop_table.data());
   for (Square a = 0; a < 64; ++a) {
     for (Square b = 0; b < 64; ++b) {
       tables::between[a][b] = 0;

@@ -3,6 +3,7 @@
 // multipliers are found at start-up by a seeded search (a few milliseconds, same every run).
 #include <array>
 
+#include "core/rng.hpp"
 #include "games/chess/types.hpp"
 
 namespace kibitz::chess {
@@ -59,6 +60,13 @@ inline Bitboard line(Square a, Square b) { return tables::line[a][b]; }
 
 // Slow reference slider attacks (ray walking), used to build and to test the magic tables.
 Bitboard slow_slider_attacks(PieceType pt, Square s, Bitboard occ);
+
+// The seed of the magic search, the search itself (sparse random candidates until one maps
+// every relevant occupancy without a harmful collision; slider = kRook or kBishop), and the
+// multipliers it produced, which the tables are built from.
+inline constexpr std::uint64_t kMagicSeed = 0x6D616769636Bull;
+Bitboard find_magic(PieceType slider, Square s, Rng& rng);
+Bitboard stored_magic(PieceType slider, Square s);
 
 template <Color C>
 constexpr Bitboard shift_up(Bitboard b) {

@@ -12,6 +12,18 @@ namespace {
 
 constexpr std::string_view kPieceChars = "PNBRQKpnbrqk";
 
+// The FEN castling letters, in the order FEN writes them.
+struct CastlingSpec {
+  char letter;
+  std::uint8_t right;
+  Color color;
+  bool king_side;
+};
+constexpr CastlingSpec kCastlingSpecs[4] = {{'K', kWhiteOO, kWhite, true},
+                                            {'Q', kWhiteOOO, kWhite, false},
+                                            {'k', kBlackOO, kBlack, true},
+                                            {'q', kBlackOOO, kBlack, false}};
+
 // Castling rights that survive a move touching each square (king and rook home squares).
 constexpr std::array<std::uint8_t, 64> kCastlingMask = [] {
   std::array<std::uint8_t, 64> m{};
@@ -152,29 +164,14 @@ Result<Position> Position::from_fen(std::string_view fen) {
   p.castling_ = 0;
   if (f[2] != "-") {
     for (char c : f[2]) {
-      std::uint8_t right;
-      Square king, rook;
-      Piece k, r;
-      switch (c) {
-        case 'K':
-          right = kWhiteOO, king = 4, rook = 7, k = make_piece(kWhite, kKing),
-          r = make_piece(kWhite, kRook);
-          break;
-        case 'Q':
-          right = kWhiteOOO, king = 4, rook = 0, k = make_piece(kWhite, kKing),
-          r = make_piece(kWhite, kRook);
-          break;
-        case 'k':
-          right = kBlackOO, king = 60, rook = 63, k = make_piece(kBlack, kKing),
-          r = make_piece(kBlack, kRook);
-          break;
-        case 'q':
-          right = kBlackOOO, king = 60, rook = 56, k = make_piece(kBlack, kKing),
-          r = make_piece(kBlack, kRook);
-          break;
-        default:
-          return fail("FEN castling: unexpected character '{}'", c);
-      }
+      const CastlingSpec* spec = nullptr;
+      for (const auto& cs : kCastlingSpecs)
+        if (cs.letter == c) spec = &cs;
+      if (!spec) return fail("FEN castling: unexpected character '{}'", c);
+      const std::uint8_t right = spec->right;
+      const Square king = spec->color == kWhite ? 4 : 60;
+      const Square rook = king + (spec->king_side ? 3 : -4);
+      const Piece k = make_piece(spec->color, kKing), r = make_piece(spec->color, kRook);
       if (p.castling_ & right) return fail("FEN castling: '{}' appears twice", c);
       if (p.board_[king] != k || p.board_[rook] != r)
         return fail("FEN castling: right '{}' needs the king and rook on their home squares", c);
@@ -246,10 +243,8 @@ std::string Position::fen() const {
   }
   s += side_ == kWhite ? " w " : " b ";
   if (!castling_) s += '-';
-  if (castling_ & kWhiteOO) s += 'K';
-  if (castling_ & kWhiteOOO) s += 'Q';
-  if (castling_ & kBlackOO) s += 'k';
-  if (castling_ & kBlackOOO) s += 'q';
+  for (const auto& cs : kCastlingSpecs)
+    if (castling_ & cs.right) s += cs.letter;
   if (ep_ == kNoSquare)
     s += " -";
   else
