@@ -36,6 +36,19 @@ BENCHMARK(BM_Generate<GenType::kAll>)->DenseRange(0, 3);
 BENCHMARK(BM_Generate<GenType::kTactical>)->DenseRange(0, 3);
 BENCHMARK(BM_Generate<GenType::kQuiet>)->DenseRange(0, 3);
 
+// The same through Position::legal_moves into a fresh MoveList, as a search node does.
+void BM_LegalMovesIntoList(benchmark::State& state) {
+  const Position pos = *Position::from_fen(kFens[state.range(0)]);
+  for (auto _ : state) {
+    kibitz::MoveList<Position> moves;
+    pos.legal_moves(moves);
+    benchmark::DoNotOptimize(moves.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetLabel(kNames[state.range(0)]);
+}
+BENCHMARK(BM_LegalMovesIntoList)->DenseRange(0, 3);
+
 // make + unmake of every legal move of the position, per move.
 void BM_MakeUnmake(benchmark::State& state) {
   Position pos = *Position::from_fen(kFens[state.range(0)]);
