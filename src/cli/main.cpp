@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
   if (!level) return cli::report_error(level.error().message, 2);
   init_logging(*level);
 
-  for (const std::string& extra : app.remaining()) {
+  if (const auto extras = app.remaining(); !extras.empty()) {
+    const std::string& extra = extras.front();
     if (!extra.empty() && extra[0] == '-')
       return cli::report_error(fmt::format("unknown option '{}' (see 'kibitz --help')", extra), 2);
     return cli::report_error(

@@ -93,7 +93,8 @@ class FixedVector {
   }
 
  private:
-  std::array<T, N> data_;  // left uninitialised: filling 256 moves per node would cost more than generating them
+  std::array<T, N>
+      data_;  // left uninitialised: filling 256 moves per node would cost more than generating them
   size_type size_ = 0;
 };
 

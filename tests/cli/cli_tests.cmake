@@ -25,6 +25,11 @@ kibitz_cli_test(demo ARGS demo --perft-depth 3 --seed 3 MATCH "depth 3: +8902 no
 kibitz_cli_test(unknown_command ARGS frobnicate
   MATCH "^kibitz: error: unknown command 'frobnicate' \\(see 'kibitz --help' for the list\\)\n$")
 kibitz_cli_test(unknown_command_status WILL_FAIL ARGS frobnicate)
+kibitz_cli_test(unknown_global_option ARGS --bogus
+  MATCH "^kibitz: error: unknown option '--bogus' \\(see 'kibitz --help'\\)\n$")
+kibitz_cli_test(bad_log_level ARGS --log-level loud games MATCH "^kibitz: error: unknown log level 'loud'")
+kibitz_cli_test(bad_log_level_status WILL_FAIL ARGS --log-level loud games)
+kibitz_cli_test(no_command ARGS MATCH "Usage: kibitz")
 kibitz_cli_test(bad_option WILL_FAIL ARGS perft --depth 3 --bogus)
 kibitz_cli_test(bad_option_message ARGS perft --depth 3 --bogus MATCH "^kibitz: error: [^\n]*bogus[^\n]*\n$")
 kibitz_cli_test(bad_depth ARGS perft --depth abc MATCH "^kibitz: error: [^\n]*depth[^\n]*\n$")
