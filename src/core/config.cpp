@@ -141,14 +141,9 @@ Result<std::string> Config::get_string(std::string_view key, std::string fallbac
 
 std::vector<std::string> Config::keys(std::string_view prefix) const {
   std::vector<std::string> out;
-  YAML::Node node = YAML::Clone(*root_);
-  if (!prefix.empty()) {
-    auto n = find(prefix);
-    if (!n) return out;
-    node = YAML::Clone(*n);
-  }
-  if (!node.IsMap()) return out;
-  for (const auto& kv : node) out.push_back(kv.first.as<std::string>());
+  const auto node = prefix.empty() ? root_ : find(prefix);
+  if (!node || !node->IsMap()) return out;
+  for (const auto& kv : *node) out.push_back(kv.first.Scalar());  // parse() checked: scalars
   return out;
 }
 

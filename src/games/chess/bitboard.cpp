@@ -49,19 +49,12 @@ Bitboard ray_attacks(const int (*dirs)[2], Square s, Bitboard occ) {
   return b;
 }
 
-// Relevant occupancy: the rays without their last square (the edge never blocks anything).
+// Relevant occupancy: the empty-board rays without the board edges beyond the piece's own
+// rank and file (a piece on the edge square never blocks anything).
 Bitboard relevant_mask(const int (*dirs)[2], Square s) {
-  Bitboard b = 0;
-  for (int d = 0; d < 4; ++d) {
-    int f = file_of(s) + dirs[d][0], r = rank_of(s) + dirs[d][1];
-    while (f + dirs[d][0] >= 0 && f + dirs[d][0] < 8 && r + dirs[d][1] >= 0 && r + dirs[d][1] < 8 &&
-           f >= 0 && f < 8 && r >= 0 && r < 8) {
-      b |= bb(make_square(f, r));
-      f += dirs[d][0];
-      r += dirs[d][1];
-    }
-  }
-  return b;
+  const Bitboard edges = ((kRank1 | kRank8) & ~(kRank1 << (8 * rank_of(s)))) |
+                         ((kFileA | kFileH) & ~(kFileA << file_of(s)));
+  return ray_attacks(dirs, s, 0) & ~edges;
 }
 
 // Magic multipliers found once by find_magic() (kMagicSeed, rooks a1..h8 then bishops) and
