@@ -5,6 +5,7 @@
 // simultaneous, deterministic or with chance, perfect or imperfect information, zero-sum or
 // general-sum.
 #include <array>
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -113,10 +114,27 @@ concept Simultaneous = Game<G> && requires(const G& cs, G& s, int player, MoveLi
   { s.apply_joint(joint) } -> std::same_as<void>;
 };
 
-// Per-game tunables for the generic searches; games specialise what they need.
+// Per-game tunables and optional hooks for the generic searches. A game specialises
+// SearchTraits<G>, inheriting DefaultSearchTraits<G> and overriding what it needs; searches
+// detect optional static hooks with `requires` (staged move generation, move-ordering values,
+// static exchange, search draws, zugzwang safety: see search/alphabeta/alphabeta.hpp).
 template <class G>
-struct SearchTraits {
+struct DefaultSearchTraits {
   static constexpr int kMaxPly = 128;
+  // History tables: how many move indices, and a move's index.
+  static constexpr int kHistorySize = 1 << 16;
+  static int history_index(typename G::Move m) {
+    static_assert(sizeof(typename G::Move) == 2, "default history index wants a 16-bit move");
+    return std::bit_cast<std::uint16_t>(m);
+  }
+  // Alpha-beta tunables (scores in the game's evaluation units).
+  static constexpr int kReverseFutilityMargin = 150;  // per ply of remaining depth
+  static constexpr int kReverseFutilityDepth = 6;
+  static constexpr double kLmrBase = 0.75;
+  static constexpr double kLmrDivisor = 2.25;
 };
+
+template <class G>
+struct SearchTraits : DefaultSearchTraits<G> {};
 
 }  // namespace kibitz

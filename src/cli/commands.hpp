@@ -14,6 +14,10 @@ using Runner = std::function<int()>;
 Runner add_demo(CLI::App& root);
 Runner add_games(CLI::App& root, const Registry& registry);
 Runner add_perft(CLI::App& root);
+Runner add_tune(CLI::App& root);
+Runner add_uci(CLI::App& root);
+Runner add_bench(CLI::App& root);
+Runner add_selfplay(CLI::App& root);
 
 // Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
 int report_error(const std::string& message, int status = 1);

@@ -32,9 +32,10 @@ int main(int argc, char** argv) {
   app.footer("Run 'kibitz <command> --help' for the options of a command.");
 
   const std::vector<std::pair<std::string, cli::Runner>> runners = {
-      {"demo", cli::add_demo(app)},
-      {"games", cli::add_games(app, registry)},
-      {"perft", cli::add_perft(app)},
+      {"demo", cli::add_demo(app)},         {"games", cli::add_games(app, registry)},
+      {"perft", cli::add_perft(app)},       {"tune", cli::add_tune(app)},
+      {"uci", cli::add_uci(app)},           {"bench", cli::add_bench(app)},
+      {"selfplay", cli::add_selfplay(app)},
   };
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.

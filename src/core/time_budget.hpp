@@ -25,15 +25,20 @@ class TimeBudget {
   void start(Millis soft_ms, Millis hard_ms);
   static TimeBudget unlimited() { return TimeBudget(); }
 
-  Millis soft_ms() const { return soft_ms_; }
-  Millis hard_ms() const { return hard_ms_; }  // the allocation
-  Millis elapsed_ms() const;                   // consumed so far
+  // Restarts the clock with new limits without clearing a stop request: UCI `ponderhit`,
+  // where the engine's own time starts while its search keeps running. Safe while another
+  // thread polls.
+  void retarget(Millis soft_ms, Millis hard_ms);
+
+  Millis soft_ms() const { return soft_ms_.load(std::memory_order_relaxed); }
+  Millis hard_ms() const { return hard_ms_.load(std::memory_order_relaxed); }  // the allocation
+  Millis elapsed_ms() const;                                                   // consumed so far
   std::int64_t elapsed_us() const;
-  Millis remaining_ms() const { return hard_ms_ - elapsed_ms(); }
-  bool is_unlimited() const { return hard_ms_ >= kUnlimited; }
+  Millis remaining_ms() const { return hard_ms() - elapsed_ms(); }
+  bool is_unlimited() const { return hard_ms() >= kUnlimited; }
 
   // Past the soft target: do not start another iteration.
-  bool soft_expired() const { return stopped() || elapsed_ms() >= soft_ms_; }
+  bool soft_expired() const { return stopped() || elapsed_ms() >= soft_ms(); }
   // Past the hard limit or stopped: abort now. Latches exceeded() when the clock ran out.
   bool hard_expired() const;
   // Cooperative check for search loops: reads the clock only every `interval` calls' worth of
@@ -51,9 +56,10 @@ class TimeBudget {
   bool exceeded() const { return exceeded_.load(std::memory_order_relaxed); }
 
  private:
-  Clock::time_point start_{};
-  Millis soft_ms_ = kUnlimited;
-  Millis hard_ms_ = kUnlimited;
+  // Atomics (relaxed) so retarget() may run while a search thread reads them.
+  std::atomic<Clock::rep> start_{0};
+  std::atomic<Millis> soft_ms_{kUnlimited};
+  std::atomic<Millis> hard_ms_{kUnlimited};
   std::atomic<bool> stop_{false};
   mutable std::atomic<bool> exceeded_{false};
 };

@@ -36,3 +36,20 @@ kibitz_cli_test(bad_depth ARGS perft --depth abc MATCH "^kibitz: error: [^\n]*de
 kibitz_cli_test(bad_fen ARGS perft --depth 1 --fen "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
   MATCH "^kibitz: error: FEN piece placement: unexpected character .9.\n$")
 kibitz_cli_test(bad_fen_status WILL_FAIL ARGS perft --depth 1 --fen "8/8/8/8/8/8/8/8 w - - 0 1")
+# Search: the bench node-count signature (committed golden value; it changes only when the
+# search or evaluation does, and then the golden file is updated in the same commit).
+set(KIBITZ_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/chess_bench_signature.txt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_BENCH_GOLDEN})
+file(STRINGS ${KIBITZ_BENCH_GOLDEN} KIBITZ_BENCH_SIGNATURE REGEX "^[0-9]+$")
+kibitz_cli_test(bench_signature ARGS bench MATCH "Nodes searched  : ${KIBITZ_BENCH_SIGNATURE}\n")
+kibitz_cli_test(bench_help ARGS bench --help MATCH "--disable")
+kibitz_cli_test(bench_bad_technique ARGS bench --depth 1 --disable warp_drive
+  MATCH "^kibitz: error: --disable: unknown technique 'warp_drive'[^\n]*\n$")
+kibitz_cli_test(uci_help ARGS uci --help MATCH "UCI")
+# Texel tuner: runs on a small file, names malformed lines, exits 2 when the data is unusable.
+kibitz_cli_test(tune_help ARGS tune --help MATCH "--learning-rate")
+kibitz_cli_test(tune_sample ARGS tune --data ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt --epochs 2
+  MATCH "tune_sample.txt:5: expected 'FEN [|] result', found no '[|]'.*positions 4 K [0-9.]+ error")
+kibitz_cli_test(tune_missing_file ARGS tune --data /nonexistent/kibitz.txt
+  MATCH "^kibitz: error: cannot open data file '/nonexistent/kibitz.txt'\n$")
+kibitz_cli_test(tune_missing_file_status WILL_FAIL ARGS tune --data /nonexistent/kibitz.txt)

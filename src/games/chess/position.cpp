@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "games/chess/movegen.hpp"
@@ -436,11 +437,160 @@ Returns<Position> Position::returns() const {
   return side_ == kWhite ? Returns<Position>{-1.0, 1.0} : Returns<Position>{1.0, -1.0};
 }
 
+// Validates an arbitrary 16-bit move (TT and killer moves at nearly every node) without
+// generating: first that it is a move this position's pieces can make with exactly this flag,
+// then that it does not leave our king attacked.
 bool Position::is_legal(Move m) const {
-  if (m.is_none()) return false;
-  MoveList<Position> moves;
-  legal_moves(moves);
-  return moves.contains(m);
+  const Square from = m.from(), to = m.to();
+  const int flag = m.flag();
+  const Color us = side_, them = ~us;
+  const Piece pc = board_[from];
+  if (from == to || pc == kNoPiece || color_of(pc) != us) return false;  // also Move::none()
+  const Piece victim = board_[to];
+  const Bitboard occ = pieces();
+  const PieceType pt = type_of(pc);
+  const Square ksq = king_square(us);
+
+  // The flag must match what stands on `to`: captures need an enemy piece (never the king),
+  // everything else an empty square (en passant's target square is empty too).
+  if (flag == Move::kCapture || flag >= Move::kPromoCaptureKnight) {
+    if (victim == kNoPiece || color_of(victim) != them || type_of(victim) == kKing) return false;
+  } else if (victim != kNoPiece || flag == 6 || flag == 7) {
+    return false;
+  }
+
+  if (m.is_castling()) {
+    // Rights imply king and rook on their home squares (make() and from_fen keep them so).
+    const Square home = us == kWhite ? 4 : 60;
+    const bool king_side = flag == Move::kCastleKing;
+    const std::uint8_t right =
+        us == kWhite ? (king_side ? kWhiteOO : kWhiteOOO) : (king_side ? kBlackOO : kBlackOOO);
+    if (pt != kKing || from != home || to != (king_side ? home + 2 : home - 2) ||
+        !(castling_ & right))
+      return false;
+    const Bitboard path =
+        king_side ? bb(home + 1) | bb(home + 2) : bb(home - 1) | bb(home - 2) | bb(home - 3);
+    const Square pass = king_side ? home + 1 : home - 1;
+    return !(occ & path) && !is_attacked(home, them, occ) && !is_attacked(pass, them, occ) &&
+           !is_attacked(to, them, occ);
+  }
+
+  Square captured_sq = to;  // where the captured piece stands, if any
+  if (pt == kPawn) {
+    const int up = us == kWhite ? 8 : -8;
+    if (m.is_promotion() != (relative_rank(us, to) == 7)) return false;
+    if (flag == Move::kEnPassant) {
+      if (to != ep_ || !(pawn_attacks(us, from) & bb(to))) return false;
+      captured_sq = to - up;
+    } else if (m.is_capture()) {  // plain or promoting
+      if (!(pawn_attacks(us, from) & bb(to))) return false;
+    } else if (flag == Move::kDoublePush) {
+      if (relative_rank(us, from) != 1 || to != from + 2 * up || (occ & bb(from + up)))
+        return false;
+    } else if (flag == Move::kQuiet || m.is_promotion()) {
+      if (to != from + up) return false;
+    } else {
+      return false;
+    }
+  } else {
+    if (flag != Move::kQuiet && flag != Move::kCapture) return false;
+    Bitboard reach;
+    switch (pt) {
+      case kKnight:
+        reach = knight_attacks(from);
+        break;
+      case kBishop:
+        reach = bishop_attacks(from, occ);
+        break;
+      case kRook:
+        reach = rook_attacks(from, occ);
+        break;
+      case kQueen:
+        reach = queen_attacks(from, occ);
+        break;
+      default:
+        reach = king_attacks(from);
+        break;
+    }
+    if (!(reach & bb(to))) return false;
+    // The king must not step onto an attacked square, its own square vacated (no slider
+    // may "see through" it along the line it retreats on).
+    if (pt == kKing) return !is_attacked(to, them, occ ^ bb(from));
+  }
+
+  // Any other move: after it, no enemy piece (other than one just captured) may attack our
+  // king. This covers pins, check evasions and en passant's discovered checks at once.
+  const Bitboard after = (occ ^ bb(from) ^ bb(captured_sq)) | bb(to);
+  return !(attackers_to(ksq, after) & pieces(them) & ~bb(captured_sq));
+}
+
+namespace {
+// SEE values; the king's is large enough that losing it outweighs any exchange.
+constexpr int kSeeValue[7] = {100, 320, 330, 500, 950, 20000, 0};
+}  // namespace
+
+// The swap algorithm: play out the captures on m.to(), each side always recapturing with its
+// least valuable piece (sliders behind the capturers join as they are uncovered), recording
+// the running balance; then fold the list back from the end, letting each side stop
+// capturing when going on would lose. Pins are ignored.
+bool Position::see_ge(Move m, int threshold) const {
+  if (m.is_castling()) return threshold <= 0;
+  const Square from = m.from(), to = m.to();
+  const Color us = side_;
+  Bitboard occ = pieces() ^ bb(from);
+  int gain[40];  // at most 32 pieces take part
+  int depth = 0;
+  int on_square;  // value of the piece standing on `to`, the next one to be captured
+  if (m.is_en_passant()) {
+    occ ^= bb(us == kWhite ? to - 8 : to + 8);
+    gain[0] = kSeeValue[kPawn];
+  } else {
+    gain[0] = board_[to] == kNoPiece ? 0 : kSeeValue[type_of(board_[to])];
+  }
+  if (m.is_promotion()) {
+    gain[0] += kSeeValue[m.promotion()] - kSeeValue[kPawn];
+    on_square = kSeeValue[m.promotion()];
+  } else {
+    on_square = kSeeValue[type_of(board_[from])];
+  }
+  // Early outs: even keeping everything we fall short, or losing the mover still suffices
+  // (unless a recapture can promote and cost more).
+  const bool promo_square = rank_of(to) == 0 || rank_of(to) == 7;
+  if (gain[0] < threshold) return false;
+  if (!promo_square && gain[0] - on_square >= threshold) return true;
+
+  const Bitboard diagonal = pieces(kBishop) | pieces(kQueen);
+  const Bitboard straight = pieces(kRook) | pieces(kQueen);
+  Bitboard attackers = attackers_to(to, occ) & occ;
+  Color side = ~us;
+  while (true) {
+    const Bitboard mine = attackers & pieces(side);
+    if (!mine) break;
+    PieceType pt = kPawn;
+    while (!(mine & pieces(pt))) pt = PieceType(pt + 1);
+    // The king may only take last: into a square the other side still covers it is illegal.
+    if (pt == kKing && (attackers & pieces(~side))) break;
+    ++depth;
+    gain[depth] = on_square - gain[depth - 1];  // this side's balance if the other stops now
+    on_square = kSeeValue[pt];
+    if (pt == kPawn && promo_square) {
+      gain[depth] += kSeeValue[kQueen] - kSeeValue[kPawn];
+      on_square = kSeeValue[kQueen];
+    }
+    occ ^= bb(lsb(mine & pieces(pt)));
+    // Only a line piece that just left can uncover another behind it.
+    if (pt == kPawn || pt == kBishop || pt == kQueen)
+      attackers |= bishop_attacks(to, occ) & diagonal;
+    if (pt == kRook || pt == kQueen) attackers |= rook_attacks(to, occ) & straight;
+    attackers &= occ;
+    side = ~side;
+  }
+  // Each side chooses between its balance before the opponent's capture and after it.
+  while (depth > 0) {
+    gain[depth - 1] = std::min(gain[depth - 1], -gain[depth]);
+    --depth;
+  }
+  return gain[0] >= threshold;
 }
 
 }  // namespace kibitz::chess

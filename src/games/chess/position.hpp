@@ -86,7 +86,18 @@ class Position {
   Bitboard attackers_to(Square s, Bitboard occ) const;
   bool is_attacked(Square s, Color by, Bitboard occ) const;
   // True when m is one of the legal moves here (for moves from outside: UCI, TT, books).
+  // Any 16-bit value is accepted; no move generation.
   bool is_legal(Move m) const;
+  // Static exchange evaluation: true when the capture sequence on m.to() started by m gains
+  // the mover at least `threshold` centipawns (P 100, N 320, B 330, R 500, Q 950). For a quiet
+  // move the value is minus what the opponent can win on m.to(). Precondition: m is legal.
+  bool see_ge(Move m, int threshold = 0) const;
+  // Knights, bishops, rooks or queens (null-move zugzwang guard).
+  bool has_non_pawn_material(Color c) const {
+    return (pieces(c) & ~pieces(kPawn) & ~pieces(kKing)) != 0;
+  }
+  // Static evaluation in centipawns from the side to move's view (defined in eval.cpp).
+  int evaluate() const;
 
   Outcome outcome() const;
   // Times the current position occurred before (same side to move, since the last irreversible
@@ -143,5 +154,6 @@ static_assert(Game<Position>);
 static_assert(TwoPlayerZeroSum<Position>);
 static_assert(Undoable<Position>);
 static_assert(HasNullMove<Position>);
+static_assert(HasEval<Position>);
 
 }  // namespace kibitz::chess

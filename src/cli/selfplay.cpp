@@ -1,0 +1,137 @@
+// kibitz selfplay: games of the chess engine against itself at a fixed node count, written as
+// "FEN | result" lines (the input of `kibitz tune`) and optionally as PGN. Positions are
+// sampled after the opening, never in check, and only where the engine's move was quiet, so
+// the static evaluation is meant to explain them (Texel's method).
+#include <fmt/format.h>
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "core/progress.hpp"
+#include "core/rng.hpp"
+#include "engine/chess_engine.hpp"
+#include "games/chess/epd.hpp"
+#include "games/chess/notation.hpp"
+#include "games/chess/pgn.hpp"
+
+namespace kibitz::cli {
+
+namespace {
+
+struct SelfplayArgs {
+  int games = 100;
+  std::uint64_t nodes = 5000;
+  std::uint64_t seed = 1;
+  int random_plies = 8;
+  std::string openings;
+  std::string out;
+  std::string pgn;
+  std::size_t hash_mb = 16;
+};
+
+int run_selfplay(const SelfplayArgs& a) {
+  std::vector<chess::Position> book;
+  if (!a.openings.empty()) {
+    auto records = chess::load_epd_file(a.openings);
+    if (!records) return report_error(records.error().message);
+    for (const auto& r : *records) book.push_back(r.position);
+    if (book.empty()) return report_error(fmt::format("{}: no positions", a.openings));
+  }
+  std::ofstream out(a.out);
+  if (!out) return report_error(fmt::format("cannot write '{}'", a.out));
+  std::ofstream pgn_out;
+  if (!a.pgn.empty()) {
+    pgn_out.open(a.pgn);
+    if (!pgn_out) return report_error(fmt::format("cannot write '{}'", a.pgn));
+  }
+
+  Rng rng(a.seed);
+  engine::ChessEngine engine(a.hash_mb);
+  Progress progress("selfplay", static_cast<std::size_t>(a.games));
+  std::size_t written = 0;
+  int white_wins = 0, black_wins = 0, draws = 0;
+  for (int g = 0; g < a.games; ++g) {
+    chess::Position pos = book.empty() ? chess::Position() : book[rng.below(book.size())];
+    chess::PgnGame game;
+    game.start = pos;
+    // Random plies for variety (not sampled: they are not the engine's choices).
+    for (int i = 0; i < a.random_plies && !pos.is_terminal(); ++i) {
+      MoveList<chess::Position> moves;
+      pos.legal_moves(moves);
+      const chess::Move m = moves[rng.below(moves.size())];
+      game.moves.push_back(m);
+      pos.apply(m);
+    }
+    engine.new_game();
+    std::vector<std::string> sampled;
+    double result = 0.5;  // white's view
+    int decisive_streak = 0, ply = 0;
+    while (!pos.is_terminal() && ply < 400) {
+      engine::GoParams params;
+      params.limits.nodes = a.nodes;
+      const auto r = engine.search(pos, params);
+      if (!r.best) break;
+      const int white_score = pos.side_to_move() == chess::kWhite ? r.score : -r.score;
+      // Adjudicate clear wins to save time: both sides see it for 8 plies.
+      decisive_streak = std::abs(r.score) >= 1000 ? decisive_streak + 1 : 0;
+      if (decisive_streak >= 8) {
+        result = white_score > 0 ? 1.0 : 0.0;
+        break;
+      }
+      if (!pos.in_check() && !r.best.is_tactical() && !search::is_mate(r.score))
+        sampled.push_back(pos.fen());
+      game.moves.push_back(r.best);
+      pos.apply(r.best);
+      ++ply;
+    }
+    if (pos.is_terminal()) {
+      const auto ret = pos.returns();
+      result = ret[0] > 0 ? 1.0 : ret[0] < 0 ? 0.0 : 0.5;
+    }
+    (result == 1.0 ? white_wins : result == 0.0 ? black_wins : draws)++;
+    for (const auto& fen : sampled) out << fen << " | " << fmt::format("{:.1f}", result) << '\n';
+    written += sampled.size();
+    if (pgn_out) {
+      game.result = result == 1.0 ? "1-0" : result == 0.0 ? "0-1" : "1/2-1/2";
+      game.tags.emplace_back("Event", "kibitz selfplay");
+      game.tags.emplace_back("Round", std::to_string(g + 1));
+      pgn_out << chess::to_pgn(game) << '\n';
+    }
+    progress.update(static_cast<std::size_t>(g + 1));
+  }
+  progress.finish();
+  fmt::print("{} games (+{} ={} -{} for white), {} positions written to {}\n", a.games, white_wins,
+             draws, black_wins, written, a.out);
+  return 0;
+}
+
+}  // namespace
+
+Runner add_selfplay(CLI::App& root) {
+  auto a = std::make_shared<SelfplayArgs>();
+  auto* cmd = root.add_subcommand(
+      "selfplay", "Chess self-play at fixed nodes; writes 'FEN | result' lines for kibitz tune");
+  cmd->add_option("--games,-n", a->games, "games to play")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--nodes", a->nodes, "nodes per move")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "random seed (openings, random plies)")->capture_default_str();
+  cmd->add_option("--random-plies", a->random_plies, "random moves after the opening")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 40));
+  cmd->add_option("--openings", a->openings, "EPD/FEN file of start positions")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out,-o", a->out, "positions file to write")->required();
+  cmd->add_option("--pgn", a->pgn, "also write the games as PGN");
+  cmd->add_option("--hash", a->hash_mb, "transposition table MB")->capture_default_str();
+  cmd->footer(
+      "Example:\n"
+      "  kibitz selfplay --games 200 --nodes 5000 --openings "
+      "../shared/data/chess/openings/2moves_v1.epd --out selfplay.txt");
+  return [a] { return run_selfplay(*a); };
+}
+
+}  // namespace kibitz::cli

@@ -1,0 +1,150 @@
+#pragma once
+// Bodies of AlphaBetaEngine<G>; included where a game is instantiated.
+#include <algorithm>
+
+#include "engine/alphabeta_engine.hpp"
+#include "search/alphabeta/alphabeta_impl.hpp"
+
+namespace kibitz::engine {
+
+template <class G>
+AlphaBetaEngine<G>::AlphaBetaEngine(std::size_t hash_mb) : tt_(hash_mb), search_(tt_, options_) {}
+
+template <class G>
+AlphaBetaEngine<G>::~AlphaBetaEngine() {
+  stop();
+  wait();
+}
+
+template <class G>
+void AlphaBetaEngine<G>::set_hash_mb(std::size_t mb) {
+  wait();
+  tt_.resize(mb);
+}
+
+template <class G>
+void AlphaBetaEngine<G>::clear_hash() {
+  wait();
+  tt_.clear();
+}
+
+template <class G>
+void AlphaBetaEngine<G>::new_game() {
+  wait();
+  tt_.clear();
+  search_.clear();
+}
+
+template <class G>
+void AlphaBetaEngine<G>::set_options(const search::SearchOptions& options) {
+  wait();
+  options_ = options;
+  search_.set_options(options_);
+}
+
+template <class G>
+bool AlphaBetaEngine<G>::searching() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+template <class G>
+ClockAllocation AlphaBetaEngine<G>::allocation(const GoParams& params) const {
+  using Millis = TimeBudget::Millis;
+  Millis soft = TimeBudget::kUnlimited, hard = TimeBudget::kUnlimited;
+  if (params.time_left >= 0) {
+    const ClockAllocation a = allocate_from_clock(params.time_left, params.increment,
+                                                  params.moves_to_go, move_overhead_ms_);
+    soft = a.soft_ms;
+    hard = a.hard_ms;
+    // One legal move: answer quickly, there is nothing to choose.
+    if (root_moves_ == 1) soft = hard = std::min<Millis>(hard, 20);
+  }
+  if (params.movetime > 0) {
+    // A fixed move time is used in full.
+    hard = std::min(hard, std::max<Millis>(1, params.movetime - move_overhead_ms_));
+    soft = hard;
+  }
+  return {soft, hard};
+}
+
+template <class G>
+void AlphaBetaEngine<G>::configure_budget(const G& root, const GoParams& params) {
+  MoveList<G> moves;
+  root_moves_ = root.legal_moves(moves);
+  const ClockAllocation a = allocation(params);
+  if (params.infinite || params.ponder)
+    budget_.start(TimeBudget::kUnlimited, TimeBudget::kUnlimited);
+  else
+    budget_.start(a.soft_ms, a.hard_ms);
+}
+
+template <class G>
+typename AlphaBetaEngine<G>::Result AlphaBetaEngine<G>::search(const G& root,
+                                                               const GoParams& params,
+                                                               std::span<const Move> searchmoves,
+                                                               const InfoCallback* on_info) {
+  wait();
+  configure_budget(root, params);
+  return search_.run(root, params.limits, budget_, searchmoves, on_info);
+}
+
+template <class G>
+void AlphaBetaEngine<G>::go(const G& root, const GoParams& params, std::vector<Move> searchmoves,
+                            InfoCallback on_info, DoneCallback on_done) {
+  stop();
+  wait();
+  {
+    std::lock_guard lock(mutex_);
+    stop_requested_ = false;
+    pondering_ = params.ponder;
+    running_ = true;
+  }
+  params_ = params;
+  configure_budget(root, params);
+  thread_ = std::thread([this, root, params, searchmoves = std::move(searchmoves),
+                         on_info = std::move(on_info), on_done = std::move(on_done)] {
+    Result result = search_.run(root, params.limits, budget_, searchmoves, &on_info);
+    {
+      // UCI: in infinite and ponder mode the answer waits for stop (or ponderhit).
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return stop_requested_ || !(params.infinite || pondering_); });
+    }
+    if (on_done) on_done(result);
+    std::lock_guard lock(mutex_);
+    running_ = false;
+  });
+}
+
+template <class G>
+void AlphaBetaEngine<G>::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!running_) return;
+    stop_requested_ = true;
+  }
+  budget_.request_stop();
+  cv_.notify_all();
+}
+
+template <class G>
+void AlphaBetaEngine<G>::ponderhit() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!running_ || !pondering_) return;
+    pondering_ = false;
+  }
+  // The opponent played the expected move: our clock runs from now.
+  if (!params_.infinite) {
+    const ClockAllocation a = allocation(params_);
+    budget_.retarget(a.soft_ms, a.hard_ms);
+  }
+  cv_.notify_all();
+}
+
+template <class G>
+void AlphaBetaEngine<G>::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace kibitz::engine

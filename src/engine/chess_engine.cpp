@@ -1,0 +1,83 @@
+#include "engine/chess_engine.hpp"
+
+#include <cmath>
+
+#include "engine/alphabeta_engine_impl.hpp"
+#include "games/chess/notation.hpp"
+
+namespace kibitz::search {
+template class AlphaBeta<chess::Position>;
+template class ParallelSearch<chess::Position>;
+}  // namespace kibitz::search
+
+namespace kibitz::engine {
+
+template class AlphaBetaEngine<chess::Position>;
+
+std::vector<std::string_view> chess_bench_fens() {
+  // Opening, middlegame, tactical and endgame positions (the standard perft positions and
+  // well-known test positions), so every part of the search is exercised.
+  return {
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+      "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+      "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+      "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+      "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+      "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+      "r2q1rk1/ppp2ppp/2n1bn2/2bpp3/4P3/2PP1NN1/PP2BPPP/R1BQ1RK1 b - - 3 9",
+      "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+      "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
+      "8/5pk1/6p1/7p/7P/6P1/5PK1/4R3 w - - 0 40",
+  };
+}
+
+double BenchReport::effective_branching_factor() const {
+  double log_sum = 0;
+  int n = 0;
+  for (const auto& p : positions) {
+    const auto& v = p.nodes_per_depth;
+    if (v.size() < 2 || v[v.size() - 2] == 0) continue;
+    log_sum += std::log(static_cast<double>(v.back()) / static_cast<double>(v[v.size() - 2]));
+    ++n;
+  }
+  return n ? std::exp(log_sum / n) : 0.0;
+}
+
+BenchReport run_chess_bench(const BenchOptions& options,
+                            const std::function<void(const BenchPosition&)>& progress) {
+  ChessEngine engine(options.hash_mb);
+  search::SearchOptions so = options.search;
+  so.threads = options.threads;
+  engine.set_options(so);
+  BenchReport report;
+  for (std::string_view fen : chess_bench_fens()) {
+    auto pos = chess::Position::from_fen(fen);
+    if (!pos) continue;  // the list is fixed and valid; a test checks it
+    engine.new_game();
+    GoParams params;
+    if (options.movetime_ms > 0) {
+      engine.set_move_overhead_ms(0);
+      params.movetime = options.movetime_ms;
+    } else {
+      params.limits.depth = options.depth;
+    }
+    const auto result = engine.search(*pos, params);
+    BenchPosition bp;
+    bp.fen = std::string(fen);
+    bp.nodes = result.nodes;
+    bp.time_ms = result.time_ms;
+    bp.depth = result.depth;
+    bp.best = chess::to_uci(result.best);
+    bp.nodes_per_depth = result.nodes_per_depth;
+    report.nodes += bp.nodes;
+    report.time_ms += bp.time_ms;
+    report.stats.add(result.stats);
+    report.positions.push_back(bp);
+    if (progress) progress(report.positions.back());
+  }
+  return report;
+}
+
+}  // namespace kibitz::engine

@@ -1,0 +1,52 @@
+#pragma once
+// Chess hooks for the generic alpha-beta (search/alphabeta/alphabeta.hpp): staged legal
+// generation, MVV-LVA, static exchange, fast legality for TT/killer moves, search draws
+// (twofold repetition inside the search, 50-move rule, insufficient material) and the
+// zugzwang guard for null moves (the side to move has a piece besides pawns and king).
+#include "api/concepts.hpp"
+#include "games/chess/movegen.hpp"
+#include "games/chess/position.hpp"
+
+namespace kibitz {
+
+template <>
+struct SearchTraits<chess::Position> : DefaultSearchTraits<chess::Position> {
+  using Position = chess::Position;
+  using Move = chess::Move;
+
+  static constexpr int kHistorySize = 64 * 64;
+  static int history_index(Move m) { return m.from() | (m.to() << 6); }
+
+  static void generate_tactical(const Position& p, MoveList<Position>& buf) {
+    chess::generate<chess::GenType::kTactical>(p, buf);
+  }
+  static void generate_quiet(const Position& p, MoveList<Position>& buf) {
+    chess::generate<chess::GenType::kQuiet>(p, buf);
+  }
+  static bool is_tactical(const Position&, Move m) { return m.is_tactical(); }
+  static bool is_legal(const Position& p, Move m) { return p.is_legal(m); }
+  static bool see_ge(const Position& p, Move m, int threshold) { return p.see_ge(m, threshold); }
+
+  // Most valuable victim first, then least valuable attacker; promotions count the new piece.
+  static int mvv_lva(const Position& p, Move m) {
+    static constexpr int kValue[7] = {1, 3, 3, 5, 9, 0, 0};
+    const int victim = m.is_en_passant() ? kValue[chess::kPawn]
+                       : m.is_capture()  ? kValue[chess::type_of(p.piece_on(m.to()))]
+                                         : 0;
+    const int promo = m.is_promotion() ? kValue[m.promotion()] - 1 : 0;
+    return (victim + promo) * 16 - chess::type_of(p.piece_on(m.from()));
+  }
+
+  static bool is_search_draw(const Position& p) {
+    // Mate on the move that reaches the 50-move limit still counts (a rare full generation).
+    if (p.halfmove_clock() >= 100) return !p.in_check() || chess::count_legal(p) > 0;
+    return p.repetitions() >= 1 || p.insufficient_material();
+  }
+  // Called only when there is no legal move: mate or stalemate.
+  static int no_moves_result(const Position& p) { return p.in_check() ? -1 : 0; }
+  static bool null_move_safe(const Position& p) {
+    return p.has_non_pawn_material(p.side_to_move());
+  }
+};
+
+}  // namespace kibitz

@@ -1,0 +1,147 @@
+#pragma once
+// Alpha-beta written once against the game concepts (DESIGN.md): negamax with PVS,
+// iterative deepening, aspiration windows, a shared lockless transposition table,
+// quiescence over the game's tactical moves, mate-distance scores, triangular PV, Multi-PV,
+// staged move picking (TT move, MVV-LVA captures, killers, history quiets, losing captures),
+// null-move pruning with verification, late move reductions, reverse futility pruning and
+// check extensions. Each technique is switchable (SearchOptions) for ablation.
+//
+// Required of G: TwoPlayerZeroSum, Undoable, HasEval, a 16-bit Move with Move::none().
+// Optional static hooks in SearchTraits<G> (detected with `requires`):
+//   generate_tactical(s, MoveList&) / generate_quiet(s, MoveList&)  staged generation; in
+//                                     check the two together must yield exactly the evasions
+//   is_tactical(s, m), mvv_lva(s, m), see_ge(s, m, threshold)      ordering and pruning
+//   is_legal(s, m)                    validates TT and killer moves before generating
+//   is_search_draw(s)                 repetition / rule draws (then is_terminal() is not
+//                                     called per node; terminal = no legal moves)
+//   no_moves_result(s)                -1 / 0 / +1 for the side to move when it has no moves
+//   null_move_safe(s)                 false where zugzwang is likely (no null move there)
+// Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "api/concepts.hpp"
+#include "core/fixed_vector.hpp"
+#include "core/time_budget.hpp"
+#include "search/common/history.hpp"
+#include "search/common/limits.hpp"
+#include "search/common/score.hpp"
+#include "search/common/tt.hpp"
+
+namespace kibitz::search {
+
+template <class G>
+concept AlphaBetaGame = TwoPlayerZeroSum<G> && Undoable<G> && HasEval<G> && requires {
+  { G::Move::none() } -> std::same_as<typename G::Move>;
+};
+
+template <class G>
+requires AlphaBetaGame<G>
+class AlphaBeta {
+ public:
+  using Move = typename G::Move;
+  using Traits = SearchTraits<G>;
+
+  struct RootMove {
+    Move move = Move::none();
+    Score score = -kInfinite;
+    Score previous = -kInfinite;
+    int seldepth = 0;
+    FixedVector<Move, kMaxSearchPly> pv;
+  };
+
+  // thread_id 0 is the main thread: it checks the clock and node limit, reports, and decides
+  // when to stop; helpers (Lazy SMP) only share the transposition table and obey the stop.
+  AlphaBeta(TranspositionTable& tt, const SearchOptions& options, int thread_id = 0);
+
+  // Forgets killers and history (a new game); searches otherwise only age them.
+  void clear();
+  void set_options(const SearchOptions& options) { options_ = options; }
+  // Helpers whose nodes count towards the node limit (set by the parallel driver).
+  void set_peers(std::span<AlphaBeta* const> peers) { peers_ = peers; }
+
+  // Iterative deepening from `root` until a limit, the budget or budget.request_stop() ends
+  // it. Returns the last completed iteration's answer (a legal move whenever one exists).
+  SearchResult<Move> run(const G& root, const SearchLimits& limits, TimeBudget& budget,
+                         std::span<const Move> searchmoves = {},
+                         const InfoCallback<Move>* info = nullptr);
+
+  std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  const SearchStats& stats() const { return stats_; }
+
+ private:
+  enum class Node { kRoot, kPv, kNonPv };
+  template <Node NT>
+  Score search(int depth, Score alpha, Score beta, int ply, bool cut_node);
+  template <bool Pv>
+  Score qsearch(Score alpha, Score beta, int ply);
+
+  int mover_at(int ply) const { return (root_player_ + ply) & 1; }
+  Score terminal_score(int ply);
+  Score evaluate() { return static_cast<Score>(state_.evaluate()); }
+  bool is_quiet(Move m) const;
+  void count_node();
+  bool should_abort() const { return aborted_; }
+  std::uint64_t total_nodes() const;
+  void update_quiet_stats(Move best, int depth, int ply, std::span<const Move> tried);
+  void report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const;
+  void sort_root(std::size_t from);
+
+  TranspositionTable& tt_;
+  SearchOptions options_;
+  int thread_id_;
+  std::span<AlphaBeta* const> peers_;
+
+  G state_;
+  int root_player_ = 0;
+  int root_depth_ = 0;
+  int seldepth_ = 0;
+  std::size_t pv_index_ = 0;
+  int null_disabled_from_ply_ = 0;  // verification search: no null move below this ply
+  bool aborted_ = false;
+  bool depth_one_done_ = false;
+  TimeBudget* budget_ = nullptr;
+  const SearchLimits* limits_ = nullptr;
+  const InfoCallback<Move>* info_ = nullptr;
+
+  std::atomic<std::uint64_t> nodes_{0};
+  SearchStats stats_;
+  std::vector<RootMove> root_moves_;
+  Killers<Move> killers_;
+  ButterflyHistory<Traits::kHistorySize> history_;
+  std::array<Score, kMaxSearchPly + 2> static_eval_{};
+  std::array<bool, kMaxSearchPly + 2> null_move_at_{};
+  // Triangular PV table: pv_[ply] holds the line from ply on.
+  std::array<std::array<Move, kMaxSearchPly + 1>, kMaxSearchPly + 1> pv_{};
+  std::array<int, kMaxSearchPly + 1> pv_length_{};
+  static std::array<std::array<std::uint8_t, 64>, 64> reductions_;
+};
+
+// Lazy SMP: one AlphaBeta per thread over a shared table; the main thread's answer is
+// returned. Owns its workers, so killers and history persist between searches.
+template <class G>
+requires AlphaBetaGame<G>
+class ParallelSearch {
+ public:
+  using Move = typename G::Move;
+  ParallelSearch(TranspositionTable& tt, const SearchOptions& options);
+  ~ParallelSearch();
+  ParallelSearch(const ParallelSearch&) = delete;
+  ParallelSearch& operator=(const ParallelSearch&) = delete;
+
+  void set_options(const SearchOptions& options);  // threads included; not during a search
+  void clear();
+  SearchResult<Move> run(const G& root, const SearchLimits& limits, TimeBudget& budget,
+                         std::span<const Move> searchmoves = {},
+                         const InfoCallback<Move>* info = nullptr);
+
+ private:
+  TranspositionTable& tt_;
+  SearchOptions options_;
+  std::vector<AlphaBeta<G>*> workers_;
+};
+
+}  // namespace kibitz::search

@@ -1,0 +1,633 @@
+#pragma once
+// Template bodies of AlphaBeta / ParallelSearch. Include only where a game is instantiated
+// (src/engine/*.cpp): `template class AlphaBeta<G>; template class ParallelSearch<G>;`.
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "search/alphabeta/alphabeta.hpp"
+#include "search/alphabeta/move_picker.hpp"
+
+namespace kibitz::search {
+
+template <class G>
+requires AlphaBetaGame<G> std::array < std::array<std::uint8_t, 64>,
+64 > AlphaBeta<G>::reductions_ = [] {
+  std::array<std::array<std::uint8_t, 64>, 64> r{};
+  for (int d = 1; d < 64; ++d)
+    for (int m = 1; m < 64; ++m)
+      r[d][m] = static_cast<std::uint8_t>(
+          std::max(0.0, Traits::kLmrBase + std::log(d) * std::log(m) / Traits::kLmrDivisor));
+  return r;
+}();
+
+template <class G>
+requires AlphaBetaGame<G> AlphaBeta<G>::AlphaBeta(TranspositionTable& tt,
+                                                  const SearchOptions& options, int thread_id)
+    : tt_(tt), options_(options), thread_id_(thread_id) {
+  clear();
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void AlphaBeta<G>::clear() {
+  killers_.clear();
+  history_.clear();
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+bool AlphaBeta<G>::is_quiet(Move m) const {
+  if constexpr (requires { Traits::is_tactical(state_, m); }) {
+    return !Traits::is_tactical(state_, m);
+  } else {
+    return true;
+  }
+}
+
+template <class G>
+requires AlphaBetaGame<G> std::uint64_t AlphaBeta<G>::total_nodes()
+const {
+  std::uint64_t n = nodes();
+  for (const AlphaBeta* p : peers_)
+    if (p != this) n += p->nodes();
+  return n;
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void AlphaBeta<G>::count_node() {
+  const std::uint64_t n = nodes_.load(std::memory_order_relaxed) + 1;
+  nodes_.store(n, std::memory_order_relaxed);
+  if (budget_->stopped()) {
+    aborted_ = true;
+    return;
+  }
+  if (thread_id_ != 0 || !depth_one_done_) return;
+  // The main thread enforces the hard time limit and the node limit for everyone.
+  if (limits_->nodes && (peers_.empty() ? n : total_nodes()) >= limits_->nodes) {
+    budget_->request_stop();
+    aborted_ = true;
+  } else if ((n & 1023) == 0 && budget_->hard_expired()) {
+    budget_->request_stop();
+    aborted_ = true;
+  }
+}
+
+template <class G>
+requires AlphaBetaGame<G> Score AlphaBeta<G>::terminal_score(int ply) {
+  int result;
+  if constexpr (requires { Traits::no_moves_result(state_); }) {
+    result = Traits::no_moves_result(state_);
+  } else {
+    const auto r = state_.returns();
+    result = r[mover_at(ply)] > 0 ? 1 : r[mover_at(ply)] < 0 ? -1 : 0;
+  }
+  return result > 0 ? mate_in(ply) : result < 0 ? mated_in(ply) : 0;
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void AlphaBeta<G>::update_quiet_stats(Move best, int depth, int ply, std::span<const Move> tried) {
+  if (options_.killers) killers_.store(ply, best);
+  if (options_.history) {
+    const int bonus = ButterflyHistory<Traits::kHistorySize>::bonus(depth);
+    const int side = mover_at(ply);
+    history_.update(side, Traits::history_index(best), bonus);
+    // The quiet moves searched before the cut-off did not cut: lower them.
+    for (Move m : tried)
+      if (m != best) history_.update(side, Traits::history_index(m), -bonus);
+  }
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+template <bool Pv>
+Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
+  count_node();
+  ++stats_.qnodes;
+  if (aborted_) return 0;
+  if constexpr (Pv) pv_length_[ply] = ply;
+  seldepth_ = std::max(seldepth_, ply);
+
+  if constexpr (requires { Traits::is_search_draw(state_); }) {
+    if (Traits::is_search_draw(state_)) return 0;
+  } else {
+    if (state_.is_terminal()) return terminal_score(ply);
+  }
+  bool in_check = false;
+  if constexpr (HasNullMove<G>) in_check = state_.in_check();
+  if (ply >= kMaxSearchPly - 1) return in_check ? 0 : evaluate();
+
+  const std::uint64_t key = state_.hash();
+  TTData tte;
+  const bool tt_hit = options_.tt_cutoffs || options_.tt_move ? tt_.probe(key, tte) : false;
+  const Score tt_score = tt_hit ? score_from_tt(tte.score, ply) : kNoScore;
+  if (!Pv && tt_hit && options_.tt_cutoffs &&
+      (tte.bound == Bound::kExact || (tte.bound == Bound::kLower && tt_score >= beta) ||
+       (tte.bound == Bound::kUpper && tt_score <= alpha)))
+    return tt_score;
+
+  Score best = -kInfinite;
+  Score stand_pat = -kInfinite;
+  if (!in_check) {
+    stand_pat = tt_hit ? tte.eval : evaluate();
+    // A TT score with a compatible bound is a better estimate than the static evaluation.
+    if (tt_hit && tt_score != kNoScore &&
+        (tte.bound == (tt_score > stand_pat ? Bound::kLower : Bound::kUpper) ||
+         tte.bound == Bound::kExact))
+      best = tt_score;
+    else
+      best = stand_pat;
+    if (best >= beta) {
+      if (!tt_hit)
+        tt_.store(key, Move::none(), score_to_tt(best, ply), stand_pat, 0, Bound::kLower);
+      return best;
+    }
+    alpha = std::max(alpha, best);
+  }
+
+  const Score alpha_in = alpha;
+  const Move tt_move = tt_hit ? tte.move_as<Move>() : Move::none();
+  MovePicker<G, Traits::kHistorySize> picker(state_, options_, tt_move, history_, mover_at(ply),
+                                             in_check);
+  picker.set_raw_tt_move(tt_move);
+  Move best_move = Move::none();
+  int move_count = 0;
+  bool quiet;
+  typename G::Undo undo;
+  for (Move m = picker.next(quiet); m; m = picker.next(quiet)) {
+    ++move_count;
+    if constexpr (requires { Traits::see_ge(state_, m, 0); }) {
+      // Losing captures cannot raise the stand-pat score (not when escaping check).
+      if (!in_check && options_.see && !Traits::see_ge(state_, m, 0)) continue;
+    }
+    state_.make(m, undo);
+    const Score score = -qsearch<Pv>(-beta, -alpha, ply + 1);
+    state_.unmake(m, undo);
+    if (aborted_) return 0;
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        best_move = m;
+        if constexpr (Pv) {
+          pv_[ply][ply] = m;
+          for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+          pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+        }
+        if (score >= beta) break;
+        alpha = score;
+      }
+    }
+  }
+  if (in_check && move_count == 0) return mated_in(ply);
+  if constexpr (!requires { Traits::is_search_draw(state_); }) {
+    if (move_count == 0 && best == -kInfinite) return terminal_score(ply);
+  }
+  const Bound bound = best >= beta              ? Bound::kLower
+                      : (Pv && best > alpha_in) ? Bound::kExact
+                                                : Bound::kUpper;
+  tt_.store(key, best_move, score_to_tt(best, ply), in_check ? 0 : stand_pat, 0, bound);
+  return best;
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+template <typename AlphaBeta<G>::Node NT>
+Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut_node) {
+  constexpr bool kRoot = NT == Node::kRoot;
+  constexpr bool kPv = NT != Node::kNonPv;
+
+  if (depth <= 0) {
+    if (options_.quiescence) return qsearch<kPv>(alpha, beta, ply);
+    count_node();
+    if constexpr (kPv) pv_length_[ply] = ply;
+    return aborted_ ? 0 : evaluate();
+  }
+  count_node();
+  if (aborted_) return 0;
+  if constexpr (kPv) pv_length_[ply] = ply;
+  seldepth_ = std::max(seldepth_, ply);
+
+  bool in_check = false;
+  if constexpr (HasNullMove<G>) in_check = state_.in_check();
+  if constexpr (!kRoot) {
+    if constexpr (requires { Traits::is_search_draw(state_); }) {
+      if (Traits::is_search_draw(state_)) return 0;
+    } else {
+      if (state_.is_terminal()) return terminal_score(ply);
+    }
+    if (ply >= kMaxSearchPly - 1) return in_check ? 0 : evaluate();
+    // Mate-distance pruning: no line from here beats a mate already found closer to the root.
+    alpha = std::max(alpha, mated_in(ply));
+    beta = std::min(beta, mate_in(ply + 1));
+    if (alpha >= beta) return alpha;
+  }
+  killers_.clear_ply(ply + 2);
+
+  const std::uint64_t key = state_.hash();
+  TTData tte;
+  const bool tt_hit = options_.tt_cutoffs || options_.tt_move ? tt_.probe(key, tte) : false;
+  if (tt_hit) ++stats_.tt_hits;
+  const Score tt_score = tt_hit ? score_from_tt(tte.score, ply) : kNoScore;
+  const Move tt_move =
+      kRoot ? root_moves_[pv_index_].move : (tt_hit ? tte.move_as<Move>() : Move::none());
+  if (!kPv && tt_hit && options_.tt_cutoffs && tte.depth >= depth &&
+      (tte.bound == Bound::kExact || (tte.bound == Bound::kLower && tt_score >= beta) ||
+       (tte.bound == Bound::kUpper && tt_score <= alpha)))
+    return tt_score;
+
+  Score eval = kNoScore;
+  if (!in_check) {
+    eval = tt_hit ? tte.eval : evaluate();
+    static_eval_[ply] = eval;
+    if (tt_hit && (tte.bound == Bound::kExact ||
+                   tte.bound == (tt_score > eval ? Bound::kLower : Bound::kUpper)))
+      eval = tt_score;
+  } else {
+    static_eval_[ply] = kNoScore;
+  }
+
+  typename G::Undo undo;
+  if constexpr (!kPv) {
+    // Reverse futility: far enough above beta that a shallow search will not fall below it.
+    if (options_.reverse_futility && !in_check && depth <= Traits::kReverseFutilityDepth &&
+        !is_mate(beta) && eval - Traits::kReverseFutilityMargin * depth >= beta)
+      return eval;
+
+    // Null move: pass; if a reduced search still fails high the position is good enough.
+    if constexpr (HasNullMove<G>) {
+      bool zugzwang_safe = true;
+      if constexpr (requires { Traits::null_move_safe(state_); })
+        zugzwang_safe = Traits::null_move_safe(state_);
+      if (options_.null_move && !in_check && depth >= options_.null_min_depth && eval >= beta &&
+          !is_mate(beta) && !null_move_at_[ply] && ply >= null_disabled_from_ply_ &&
+          zugzwang_safe) {
+        ++stats_.null_tries;
+        const int r = 3 + depth / 6 + std::min((eval - beta) / 200, 2);
+        state_.make_null(undo);
+        null_move_at_[ply + 1] = true;
+        Score score = -search<Node::kNonPv>(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
+        null_move_at_[ply + 1] = false;
+        state_.unmake_null(undo);
+        if (aborted_) return 0;
+        if (score >= beta) {
+          if (is_mate(score)) score = beta;  // unproven mates from a null move
+          if (depth < options_.null_verify_depth || null_disabled_from_ply_ > 0) {
+            ++stats_.null_cutoffs;
+            return score;
+          }
+          // Verification at high depth: the same reduced search without null moves below.
+          null_disabled_from_ply_ = ply + 3 * (depth - r) / 4;
+          const Score v = search<Node::kNonPv>(depth - r, beta - 1, beta, ply, false);
+          null_disabled_from_ply_ = 0;
+          if (aborted_) return 0;
+          if (v >= beta) {
+            ++stats_.null_cutoffs;
+            return score;
+          }
+        }
+      }
+    }
+  }
+
+  const Score alpha_in = alpha;
+  Score best = -kInfinite;
+  Move best_move = Move::none();
+  int move_count = 0;
+  FixedVector<Move, 64> quiets_tried;
+
+  MovePicker<G, Traits::kHistorySize> picker(state_, options_, kRoot ? Move::none() : tt_move,
+                                             killers_.first(ply), killers_.second(ply), history_,
+                                             mover_at(ply));
+  picker.set_raw_tt_move(tt_move);
+  std::size_t root_index = pv_index_;
+  bool quiet = false;
+  for (;;) {
+    Move m;
+    if constexpr (kRoot) {
+      if (root_index >= root_moves_.size()) break;
+      m = root_moves_[root_index++].move;
+      quiet = is_quiet(m);
+    } else {
+      m = picker.next(quiet);
+      if (!m) break;
+    }
+    ++move_count;
+
+    state_.make(m, undo);
+    bool gives_check = false;
+    if constexpr (HasNullMove<G>) gives_check = state_.in_check();
+    const int extension = options_.check_extension && gives_check && ply < 2 * root_depth_ ? 1 : 0;
+    const int new_depth = depth - 1 + extension;
+    Score score;
+    if (move_count == 1) {
+      score = -search < kPv
+                  ? Node::kPv
+                  : Node::kNonPv > (new_depth, -beta, -alpha, ply + 1, kPv ? false : !cut_node);
+    } else {
+      int r = 0;
+      if (options_.lmr && depth >= options_.lmr_min_depth &&
+          move_count > options_.lmr_min_moves + (kRoot ? 1 : 0) && quiet && !gives_check &&
+          !in_check) {
+        r = reductions_[std::min(depth, 63)][std::min(move_count, 63)];
+        if (kPv) --r;
+        if (cut_node) ++r;
+        if (killers_.is_killer(ply, m)) --r;
+        if (options_.history) r -= history_.get(mover_at(ply), Traits::history_index(m)) / 8192;
+        r = std::clamp(r, 0, new_depth - 1);
+      }
+      if (r > 0) {
+        ++stats_.lmr_reductions;
+        score = -search<Node::kNonPv>(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+        if (score > alpha) {
+          ++stats_.lmr_researches;
+          score = options_.pvs
+                      ? -search<Node::kNonPv>(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node)
+                  : -search < kPv ? Node::kPv
+                                  : Node::kNonPv > (new_depth, -beta, -alpha, ply + 1, false);
+        }
+      } else if (options_.pvs) {
+        score = -search<Node::kNonPv>(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+      } else {
+        score = -search < kPv
+                    ? Node::kPv
+                    : Node::kNonPv > (new_depth, -beta, -alpha, ply + 1, kPv ? false : !cut_node);
+      }
+      // PVS: a null-window fail high inside the window is re-searched with the full window.
+      if (kPv && options_.pvs && score > alpha && (kRoot || score < beta))
+        score = -search<Node::kPv>(new_depth, -beta, -alpha, ply + 1, false);
+    }
+    state_.unmake(m, undo);
+    if (aborted_) return 0;
+
+    if constexpr (kRoot) {
+      RootMove& rm = root_moves_[root_index - 1];
+      if (move_count == 1 || score > alpha) {
+        rm.score = score;
+        rm.seldepth = seldepth_;
+        rm.pv.clear();
+        rm.pv.push_back(m);
+        for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) rm.pv.push_back(pv_[ply + 1][i]);
+      } else {
+        rm.score = -kInfinite;  // not a PV move this iteration: keep the previous order
+      }
+    }
+
+    if (score > best) {
+      best = score;
+      if (score > alpha) {
+        best_move = m;
+        if constexpr (kPv && !kRoot) {
+          pv_[ply][ply] = m;
+          for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) pv_[ply][i] = pv_[ply + 1][i];
+          pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+        }
+        if (score >= beta) {
+          ++stats_.cutoffs;
+          if (move_count == 1) ++stats_.first_move_cutoffs;
+          if (quiet) update_quiet_stats(m, depth, ply, quiets_tried);
+          break;
+        }
+        alpha = score;
+      }
+    }
+    if (quiet && m != best_move && !quiets_tried.full()) quiets_tried.push_back(m);
+  }
+
+  if (move_count == 0) return terminal_score(ply);
+
+  if constexpr (!kRoot) {
+    const Bound bound = best >= beta             ? Bound::kLower
+                        : kPv && best > alpha_in ? Bound::kExact
+                                                 : Bound::kUpper;
+    tt_.store(key, best_move, score_to_tt(best, ply),
+              static_eval_[ply] == kNoScore ? 0 : static_eval_[ply], depth, bound);
+  } else {
+    if (pv_index_ == 0 && best_move)
+      tt_.store(key, best_move, score_to_tt(best, ply),
+                static_eval_[0] == kNoScore ? 0 : static_eval_[0], depth,
+                best >= beta ? Bound::kLower : Bound::kExact);
+  }
+  return best;
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void AlphaBeta<G>::sort_root(std::size_t from) {
+  std::stable_sort(root_moves_.begin() + static_cast<std::ptrdiff_t>(from), root_moves_.end(),
+                   [](const RootMove& a, const RootMove& b) {
+                     return a.score != b.score ? a.score > b.score : a.previous > b.previous;
+                   });
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void AlphaBeta<G>::report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const {
+  if (!info_ || !*info_) return;
+  const std::uint64_t nodes = peers_.empty() ? this->nodes() : total_nodes();
+  const int hashfull = tt_.hashfull();
+  const auto lines =
+      std::min<std::size_t>(static_cast<std::size_t>(options_.multipv), root_moves_.size());
+  for (std::size_t i = 0; i < lines; ++i) {
+    if (pv_index >= 0 && static_cast<int>(i) != pv_index) continue;
+    const RootMove& rm = root_moves_[i];
+    // Lines not yet searched at this depth report the previous iteration.
+    const bool updated = static_cast<int>(i) <= pv_index || pv_index < 0;
+    PvInfo<Move> line;
+    line.depth = updated ? depth : std::max(1, depth - 1);
+    line.seldepth = std::max(rm.seldepth, 1);
+    line.multipv = static_cast<int>(i) + 1;
+    line.score = rm.score == -kInfinite ? rm.previous : rm.score;
+    line.bound = bound;
+    line.nodes = nodes;
+    line.time_ms = budget.elapsed_ms();
+    line.hashfull = hashfull;
+    line.pv = std::span<const Move>(rm.pv.data(), rm.pv.size());
+    (*info_)(line);
+  }
+}
+
+template <class G>
+requires AlphaBetaGame<G> SearchResult<typename G::Move> AlphaBeta<G>::run(
+    const G& root, const SearchLimits& limits, TimeBudget& budget,
+    std::span<const Move> searchmoves, const InfoCallback<Move>* info) {
+  state_ = root;
+  root_player_ = root.current_player() & 1;
+  budget_ = &budget;
+  limits_ = &limits;
+  info_ = thread_id_ == 0 ? info : nullptr;
+  aborted_ = false;
+  depth_one_done_ = false;
+  nodes_.store(0, std::memory_order_relaxed);
+  stats_ = {};
+  null_disabled_from_ply_ = 0;
+  null_move_at_.fill(false);
+  killers_.clear();
+  history_.age();
+
+  SearchResult<Move> result;
+  MoveList<G> legal;
+  root.legal_moves(legal);
+  root_moves_.clear();
+  for (Move m : legal)
+    if (searchmoves.empty() ||
+        std::find(searchmoves.begin(), searchmoves.end(), m) != searchmoves.end()) {
+      RootMove rm;
+      rm.move = m;
+      rm.pv.push_back(m);
+      root_moves_.push_back(rm);
+    }
+  if (root_moves_.empty()) {
+    result.score = legal.empty() ? terminal_score(0) : 0;
+    return result;
+  }
+  // Start from the TT move if there is one (a previous search or the other PV lines).
+  TTData tte;
+  if (tt_.probe(state_.hash(), tte)) {
+    const Move m = tte.move_as<Move>();
+    auto it = std::find_if(root_moves_.begin(), root_moves_.end(),
+                           [&](const RootMove& rm) { return rm.move == m; });
+    if (it != root_moves_.end()) std::rotate(root_moves_.begin(), it, it + 1);
+  }
+  result.best = root_moves_[0].move;
+
+  const int max_depth =
+      limits.depth > 0 ? std::min(limits.depth, kMaxSearchPly - 1) : kMaxSearchPly - 1;
+  const std::size_t multipv =
+      std::min<std::size_t>(std::max(1, options_.multipv), root_moves_.size());
+  Move last_best = Move::none();
+  int stable_iterations = 0;
+  for (int depth = 1 + (thread_id_ > 0 ? thread_id_ & 1 : 0); depth <= max_depth; ++depth) {
+    root_depth_ = depth;
+    for (RootMove& rm : root_moves_) rm.previous = rm.score;
+    for (pv_index_ = 0; pv_index_ < multipv && !aborted_; ++pv_index_) {
+      seldepth_ = 0;
+      Score alpha = -kInfinite, beta = kInfinite;
+      const Score previous = root_moves_[pv_index_].previous;
+      Score delta = options_.aspiration_delta;
+      if (options_.aspiration && depth >= options_.aspiration_min_depth && previous != -kInfinite &&
+          !is_mate(previous)) {
+        alpha = std::max(previous - delta, -kInfinite);
+        beta = std::min(previous + delta, kInfinite);
+      }
+      for (;;) {
+        const Score score = search<Node::kRoot>(depth, alpha, beta, 0, false);
+        sort_root(pv_index_);
+        if (aborted_) break;
+        if (score <= alpha) {
+          if (budget.elapsed_ms() > 3000) report(depth, budget, int(pv_index_), Bound::kUpper);
+          beta = (alpha + beta) / 2;
+          alpha = std::max(score - delta, -kInfinite);
+        } else if (score >= beta) {
+          if (budget.elapsed_ms() > 3000) report(depth, budget, int(pv_index_), Bound::kLower);
+          beta = std::min(score + delta, kInfinite);
+        } else {
+          break;
+        }
+        delta += delta;
+        if (delta > 1000) alpha = -kInfinite, beta = kInfinite;  // the seed's safety valve
+      }
+      // Lines above this one keep their order; this one is final for the iteration.
+      std::stable_sort(root_moves_.begin(),
+                       root_moves_.begin() + static_cast<std::ptrdiff_t>(pv_index_ + 1),
+                       [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+    }
+    if (aborted_) break;
+    depth_one_done_ = true;
+
+    // A completed iteration: it becomes the answer.
+    const RootMove& best = root_moves_[0];
+    result.best = best.move;
+    result.ponder = best.pv.size() > 1 ? best.pv[1] : Move::none();
+    result.score = best.score;
+    result.depth = depth;
+    result.seldepth = best.seldepth;
+    result.pv.assign(best.pv.begin(), best.pv.end());
+    result.nodes_per_depth.push_back(nodes());
+    report(depth, budget, -1, Bound::kExact);
+
+    if (thread_id_ != 0) {
+      if (budget.stopped()) break;
+      continue;
+    }
+    stable_iterations = best.move == last_best ? stable_iterations + 1 : 0;
+    last_best = best.move;
+    if (limits.mate > 0 && best.score >= kMateBound && mate_moves(best.score) <= limits.mate) break;
+    if (limits.nodes && total_nodes() >= limits.nodes) break;
+    // Soft time: stop earlier when the best move is stable, later while it keeps changing
+    // (a fixed move time, soft == hard, is used in full).
+    if (!budget.is_unlimited() && budget.soft_ms() < budget.hard_ms()) {
+      const double scale = stable_iterations >= 4 ? 0.5 : stable_iterations == 0 ? 1.4 : 1.0;
+      if (budget.elapsed_ms() >= static_cast<double>(budget.soft_ms()) * scale) break;
+    }
+    if (budget.soft_expired()) break;
+  }
+  result.nodes = nodes();
+  result.stats = stats_;
+  result.stats.nodes = nodes();
+  result.time_ms = budget.elapsed_ms();
+  result.exceeded = budget.exceeded();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+template <class G>
+requires AlphaBetaGame<G> ParallelSearch<G>::ParallelSearch(TranspositionTable& tt,
+                                                            const SearchOptions& options)
+    : tt_(tt) {
+  set_options(options);
+}
+
+template <class G>
+requires AlphaBetaGame<G> ParallelSearch<G>::~ParallelSearch() {
+  for (auto* w : workers_) delete w;
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void ParallelSearch<G>::set_options(const SearchOptions& options) {
+  options_ = options;
+  const auto threads = static_cast<std::size_t>(std::clamp(options.threads, 1, 1024));
+  while (workers_.size() > threads) {
+    delete workers_.back();
+    workers_.pop_back();
+  }
+  while (workers_.size() < threads)
+    workers_.push_back(new AlphaBeta<G>(tt_, options_, static_cast<int>(workers_.size())));
+  for (auto* w : workers_) {
+    w->set_options(options_);
+    w->set_peers(threads > 1 ? std::span<AlphaBeta<G>* const>(workers_)
+                             : std::span<AlphaBeta<G>* const>());
+  }
+}
+
+template <class G>
+requires AlphaBetaGame<G>
+void ParallelSearch<G>::clear() {
+  for (auto* w : workers_) w->clear();
+}
+
+template <class G>
+requires AlphaBetaGame<G> SearchResult<typename G::Move> ParallelSearch<G>::run(
+    const G& root, const SearchLimits& limits, TimeBudget& budget,
+    std::span<const Move> searchmoves, const InfoCallback<Move>* info) {
+  tt_.new_search();
+  std::vector<std::thread> helpers;
+  for (std::size_t i = 1; i < workers_.size(); ++i)
+    helpers.emplace_back([&, i] { workers_[i]->run(root, limits, budget, searchmoves); });
+  SearchResult<Move> result = workers_[0]->run(root, limits, budget, searchmoves, info);
+  // The main thread decided: stop the helpers (without marking the clock as exceeded).
+  budget.request_stop();
+  for (auto& t : helpers) t.join();
+  for (std::size_t i = 1; i < workers_.size(); ++i) {
+    SearchStats helper = workers_[i]->stats();
+    helper.nodes = workers_[i]->nodes();
+    result.stats.add(helper);
+    result.nodes += helper.nodes;
+  }
+  return result;
+}
+
+}  // namespace kibitz::search

@@ -1,0 +1,227 @@
+#pragma once
+// Staged move picking for the generic alpha-beta: the TT move before anything is generated,
+// then tactical moves by MVV-LVA (losing ones by SEE deferred), the two killers, quiet moves
+// by history, and finally the losing tacticals. Cut nodes usually stop before the quiet moves
+// are generated. Games without staged generation get one list ordered TT move, killers,
+// history. Selection is a partial selection sort: only as many moves are ordered as are
+// searched.
+#include <cstdint>
+
+#include "api/concepts.hpp"
+#include "core/fixed_vector.hpp"
+#include "search/common/history.hpp"
+#include "search/common/limits.hpp"
+
+namespace kibitz::search {
+
+template <class G>
+inline constexpr bool kStagedGeneration = requires(const G& s, MoveList<G>& buf) {
+  SearchTraits<G>::generate_tactical(s, buf);
+  SearchTraits<G>::generate_quiet(s, buf);
+};
+
+template <class G, int HistorySize>
+class MovePicker {
+ public:
+  using Move = typename G::Move;
+  using Traits = SearchTraits<G>;
+
+  // Main search. `killers` may be none; `tt_move` must be validated here before use.
+  MovePicker(const G& s, const SearchOptions& options, Move tt_move, Move killer1, Move killer2,
+             const ButterflyHistory<HistorySize>& history, int side)
+      : s_(s),
+        options_(options),
+        history_(history),
+        side_(side),
+        killer1_(killer1),
+        killer2_(killer2) {
+    tt_move_ = valid(tt_move) ? tt_move : Move::none();
+    stage_ = tt_move_ ? kTT : kGenTactical;
+  }
+  // Quiescence: the TT move if tactical, then tactical moves only (all moves in check).
+  MovePicker(const G& s, const SearchOptions& options, Move tt_move,
+             const ButterflyHistory<HistorySize>& history, int side, bool in_check)
+      : s_(s),
+        options_(options),
+        history_(history),
+        side_(side),
+        killer1_(Move::none()),
+        killer2_(Move::none()),
+        quiescence_(!in_check) {
+    tt_move_ = valid(tt_move) && (in_check || !is_quiet(tt_move)) ? tt_move : Move::none();
+    stage_ = tt_move_ ? kTT : kGenTactical;
+  }
+
+  // The next move, or none when done. `quiet` tells whether it came from a quiet stage.
+  Move next(bool& quiet) {
+    for (;;) {
+      switch (stage_) {
+        case kTT:
+          stage_ = kGenTactical;
+          quiet = is_quiet(tt_move_);
+          return tt_move_;
+        case kGenTactical:
+          if constexpr (kStagedGeneration<G>) {
+            Traits::generate_tactical(s_, list_);
+            score_tactical();
+            stage_ = kGoodTactical;
+          } else {
+            if (quiescence_) return Move::none();
+            s_.legal_moves(list_);
+            score_all();
+            stage_ = kQuiet;
+          }
+          index_ = 0;
+          break;
+        case kGoodTactical:
+          while (index_ < list_.size()) {
+            const Move m = pick_best();
+            if (m == tt_move_) continue;
+            if constexpr (requires { Traits::see_ge(s_, m, 0); }) {
+              if (options_.see && !quiescence_ && !Traits::see_ge(s_, m, 0)) {
+                bad_.push_back(m);
+                continue;
+              }
+            }
+            quiet = false;
+            return m;
+          }
+          if (quiescence_) return Move::none();
+          stage_ = kKiller1;
+          break;
+        case kKiller1:
+          stage_ = kKiller2;
+          if (killer_ok(killer1_)) {
+            quiet = true;
+            return killer1_;
+          }
+          break;
+        case kKiller2:
+          stage_ = kGenQuiet;
+          if (killer2_ != killer1_ && killer_ok(killer2_)) {
+            quiet = true;
+            return killer2_;
+          }
+          break;
+        case kGenQuiet:
+          if constexpr (kStagedGeneration<G>) Traits::generate_quiet(s_, list_);
+          score_quiet();
+          index_ = 0;
+          stage_ = kQuiet;
+          break;
+        case kQuiet:
+          while (index_ < list_.size()) {
+            const Move m = pick_best();
+            if (m == tt_move_ || (staged_killers() && (m == killer1_ || m == killer2_))) continue;
+            quiet = is_quiet(m);
+            return m;
+          }
+          stage_ = kBadTactical;
+          index_ = 0;
+          break;
+        case kBadTactical:
+          if (index_ < bad_.size()) {
+            quiet = false;
+            return bad_[index_++];
+          }
+          return Move::none();
+      }
+    }
+  }
+
+ private:
+  enum Stage : std::uint8_t {
+    kTT,
+    kGenTactical,
+    kGoodTactical,
+    kKiller1,
+    kKiller2,
+    kGenQuiet,
+    kQuiet,
+    kBadTactical
+  };
+
+  static constexpr bool staged_killers() { return kStagedGeneration<G>; }
+
+  bool valid(Move m) const {
+    if (!m || !options_.tt_move) return false;
+    if constexpr (requires { Traits::is_legal(s_, m); }) {
+      return Traits::is_legal(s_, m);
+    } else {
+      return false;  // without a cheap legality test the TT move is ranked first in its list
+    }
+  }
+  bool is_quiet(Move m) const {
+    if constexpr (requires { Traits::is_tactical(s_, m); }) {
+      return !Traits::is_tactical(s_, m);
+    } else {
+      return true;
+    }
+  }
+  bool killer_ok(Move k) const {
+    if constexpr (kStagedGeneration<G>) {
+      if (!options_.killers || !k || k == tt_move_ || !is_quiet(k)) return false;
+      if constexpr (requires { Traits::is_legal(s_, k); }) return Traits::is_legal(s_, k);
+    }
+    return false;  // unstaged: killers are ranked inside the single list instead
+  }
+
+  void score_tactical() {
+    for (std::size_t i = 0; i < list_.size(); ++i) {
+      int v = 0;
+      if constexpr (requires { Traits::mvv_lva(s_, list_[i]); })
+        if (options_.mvv_lva) v = Traits::mvv_lva(s_, list_[i]);
+      scores_[i] = v;
+    }
+  }
+  int history_score(Move m) const {
+    return options_.history ? history_.get(side_, Traits::history_index(m)) : 0;
+  }
+  void score_quiet() {
+    for (std::size_t i = 0; i < list_.size(); ++i) scores_[i] = history_score(list_[i]);
+  }
+  // Unstaged games: one list; the TT move and killers are ranked first here.
+  void score_all() {
+    for (std::size_t i = 0; i < list_.size(); ++i) {
+      const Move m = list_[i];
+      if (options_.tt_move && m == raw_tt_move_) {
+        scores_[i] = 1 << 30;
+      } else if (options_.killers && (m == killer1_ || m == killer2_)) {
+        scores_[i] = (1 << 29) - (m == killer1_ ? 0 : 1);
+      } else {
+        scores_[i] = history_score(m);
+      }
+    }
+  }
+  // Moves the best-scored remaining move to index_ and returns it (stable for equal scores).
+  Move pick_best() {
+    std::size_t best = index_;
+    for (std::size_t i = index_ + 1; i < list_.size(); ++i)
+      if (scores_[i] > scores_[best]) best = i;
+    if (best != index_) {
+      std::swap(list_[best], list_[index_]);
+      std::swap(scores_[best], scores_[index_]);
+    }
+    return list_[index_++];
+  }
+
+  const G& s_;
+  const SearchOptions& options_;
+  const ButterflyHistory<HistorySize>& history_;
+  int side_;
+  Move tt_move_ = Move::none();
+  Move raw_tt_move_ = Move::none();
+  Move killer1_, killer2_;
+  bool quiescence_ = false;
+  Stage stage_ = kGenTactical;
+  std::size_t index_ = 0;
+  MoveList<G> list_;
+  std::array<int, G::kMaxMoves> scores_;
+  FixedVector<Move, G::kMaxMoves> bad_;
+
+ public:
+  // Unstaged games rank the (unvalidated) TT move first inside the list.
+  void set_raw_tt_move(Move m) { raw_tt_move_ = m; }
+};
+
+}  // namespace kibitz::search
