@@ -38,7 +38,7 @@ for s in "${sections[@]}"; do
       summary "plain (M3 baseline)" "$("$kibitz" bench -v --depth "$depth" --plain)"
       summary "full (all techniques)" "$("$kibitz" bench -v --depth "$depth")"
       for t in mvv_lva killers history see pvs aspiration null_move lmr reverse_futility \
-               check_extension; do
+               late_move_pruning iir check_extension; do
         summary "full without $t" "$("$kibitz" bench -v --depth "$depth" --disable "$t")"
       done
       ;;

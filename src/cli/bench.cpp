@@ -82,9 +82,11 @@ Runner add_bench(CLI::App& root) {
   cmd->add_option("--threads,-t", a->options.threads, "search threads (Lazy SMP)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
-  cmd->add_option("--disable", a->disable,
-                  "switch techniques off (ablation): tt_cutoffs tt_move mvv_lva killers history "
-                  "see pvs aspiration null_move lmr reverse_futility check_extension quiescence")
+  cmd->add_option(
+         "--disable", a->disable,
+         "switch techniques off (ablation): tt_cutoffs tt_move mvv_lva killers history "
+         "see pvs aspiration null_move lmr reverse_futility late_move_pruning iir check_extension "
+         "quiescence")
       ->delimiter(',');
   cmd->add_flag("--plain", a->plain,
                 "the plain baseline: iterative deepening, TT, quiescence, nothing else");

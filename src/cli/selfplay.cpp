@@ -1,9 +1,10 @@
 // kibitz selfplay: games of the chess engine against itself at a fixed node count, written as
-// "FEN | result" lines (the input of `kibitz tune`) and optionally as PGN. Positions are
-// sampled after the opening, never in check, and only where the engine's move was quiet, so
-// the static evaluation is meant to explain them (Texel's method).
+// "FEN | result" lines (the input of `kibitz tune`) and optionally as PGN. Each engine move
+// contributes the position at the end of its principal variation (quiet: quiescence ended
+// there), not in check and not yet decided, so the static evaluation is meant to explain it.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -20,6 +21,9 @@
 namespace kibitz::cli {
 
 namespace {
+
+// Positions already decided say little about the evaluation's balance.
+constexpr int kMaxSampleScore = 800;
 
 struct SelfplayArgs {
   int games = 100;
@@ -81,8 +85,13 @@ int run_selfplay(const SelfplayArgs& a) {
         result = white_score > 0 ? 1.0 : 0.0;
         break;
       }
-      if (!pos.in_check() && !r.best.is_tactical() && !search::is_mate(r.score))
-        sampled.push_back(pos.fen());
+      // The sample is the end of the principal variation: quiescence stopped there, so no
+      // capture is pending and the static evaluation should explain the outcome.
+      if (!search::is_mate(r.score) && std::abs(r.score) < kMaxSampleScore) {
+        chess::Position leaf = pos;
+        for (chess::Move m : r.pv) leaf.apply(m);
+        if (!leaf.in_check() && !leaf.is_terminal()) sampled.push_back(leaf.fen());
+      }
       game.moves.push_back(r.best);
       pos.apply(r.best);
       ++ply;

@@ -57,6 +57,7 @@ const {
 template <class G>
 requires AlphaBetaGame<G>
 void AlphaBeta<G>::count_node() {
+  if (aborted_) return;  // nodes visited while unwinding are not searched
   const std::uint64_t n = nodes_.load(std::memory_order_relaxed) + 1;
   nodes_.store(n, std::memory_order_relaxed);
   if (budget_->stopped()) {
@@ -291,6 +292,12 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
     }
   }
 
+  // Internal iterative reduction: a node expected to matter but without a TT move is searched
+  // one ply shallower first; the next iteration finds the move in the table.
+  if constexpr (!kRoot) {
+    if (options_.iir && depth >= 4 && !tt_move && (kPv || cut_node)) --depth;
+  }
+
   const Score alpha_in = alpha;
   Score best = -kInfinite;
   Move best_move = Move::none();
@@ -314,10 +321,18 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
       if (!m) break;
     }
     ++move_count;
-
     state_.make(m, undo);
     bool gives_check = false;
     if constexpr (HasNullMove<G>) gives_check = state_.in_check();
+    // Late move pruning: at shallow non-PV nodes, once a move avoids mate, late quiet moves
+    // that do not give check are not searched at all.
+    if constexpr (!kPv) {
+      if (options_.late_move_pruning && quiet && !in_check && !gives_check && depth <= 3 &&
+          best > -kMateBound && move_count > 3 + depth * depth) {
+        state_.unmake(m, undo);
+        continue;
+      }
+    }
     const int extension = options_.check_extension && gives_check && ply < 2 * root_depth_ ? 1 : 0;
     const int new_depth = depth - 1 + extension;
     Score score;

@@ -5,17 +5,21 @@
 namespace kibitz::search {
 
 namespace {
-constexpr std::array<std::string_view, 13> kNames = {
-    "tt_cutoffs", "tt_move",   "mvv_lva", "killers",          "history",         "see",       "pvs",
-    "aspiration", "null_move", "lmr",     "reverse_futility", "check_extension", "quiescence"};
+constexpr std::array<std::string_view, 15> kNames = {
+    "tt_cutoffs", "tt_move",          "mvv_lva",
+    "killers",    "history",          "see",
+    "pvs",        "aspiration",       "null_move",
+    "lmr",        "reverse_futility", "late_move_pruning",
+    "iir",        "check_extension",  "quiescence"};
 }
 
 std::span<const std::string_view> SearchOptions::technique_names() { return kNames; }
 
 bool SearchOptions::set(std::string_view name, bool on) {
   bool* const fields[] = {
-      &tt_cutoffs, &tt_move,   &mvv_lva, &killers,          &history,         &see,       &pvs,
-      &aspiration, &null_move, &lmr,     &reverse_futility, &check_extension, &quiescence};
+      &tt_cutoffs, &tt_move,         &mvv_lva,   &killers, &history,          &see,
+      &pvs,        &aspiration,      &null_move, &lmr,     &reverse_futility, &late_move_pruning,
+      &iir,        &check_extension, &quiescence};
   for (std::size_t i = 0; i < kNames.size(); ++i)
     if (kNames[i] == name) {
       *fields[i] = on;

@@ -23,19 +23,21 @@ struct SearchLimits {
 // The defaults are the full engine; `plain()` is the M3 baseline (iterative deepening,
 // transposition table cut-offs and TT move first, quiescence, nothing else).
 struct SearchOptions {
-  bool tt_cutoffs = true;        // return TT scores of deep-enough entries at non-PV nodes
-  bool tt_move = true;           // search the TT move first
-  bool mvv_lva = true;           // captures by most valuable victim / least valuable attacker
-  bool killers = true;           // two quiet cut-off moves per ply
-  bool history = true;           // butterfly history for quiet moves (with ageing)
-  bool see = true;               // losing captures after quiets; skipped in quiescence
-  bool pvs = true;               // null-window search of non-first moves, re-search on fail high
-  bool aspiration = true;        // narrow root window around the previous score
-  bool null_move = true;         // null-move pruning (adaptive R, verification at high depth)
-  bool lmr = true;               // late move reductions
-  bool reverse_futility = true;  // static null move: eval - margin * depth >= beta at low depth
-  bool check_extension = true;   // extend moves that give check by one ply
-  bool quiescence = true;        // captures-only search at the horizon
+  bool tt_cutoffs = true;         // return TT scores of deep-enough entries at non-PV nodes
+  bool tt_move = true;            // search the TT move first
+  bool mvv_lva = true;            // captures by most valuable victim / least valuable attacker
+  bool killers = true;            // two quiet cut-off moves per ply
+  bool history = true;            // butterfly history for quiet moves (with ageing)
+  bool see = true;                // losing captures after quiets; skipped in quiescence
+  bool pvs = true;                // null-window search of non-first moves, re-search on fail high
+  bool aspiration = true;         // narrow root window around the previous score
+  bool null_move = true;          // null-move pruning (adaptive R, verification at high depth)
+  bool lmr = true;                // late move reductions
+  bool reverse_futility = true;   // static null move: eval - margin * depth >= beta at low depth
+  bool late_move_pruning = true;  // skip late quiet moves at shallow non-PV nodes
+  bool iir = true;                // internal iterative reduction: no TT move, one ply less
+  bool check_extension = true;    // extend moves that give check by one ply
+  bool quiescence = true;         // captures-only search at the horizon
   int multipv = 1;
   int threads = 1;
 
@@ -51,7 +53,7 @@ struct SearchOptions {
   static SearchOptions plain() {
     SearchOptions o;
     o.mvv_lva = o.killers = o.history = o.see = o.pvs = o.aspiration = o.null_move = o.lmr =
-        o.reverse_futility = o.check_extension = false;
+        o.reverse_futility = o.late_move_pruning = o.iir = o.check_extension = false;
     return o;
   }
   // Switches a technique by name ("null_move", "lmr", ...); false when the name is unknown.
