@@ -4,6 +4,7 @@
 // there), not in check and not yet decided, so the static evaluation is meant to explain it.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -34,6 +35,10 @@ struct SelfplayArgs {
   std::string out;
   std::string pgn;
   std::size_t hash_mb = 16;
+  // Label = (1 - w) * game result + w * sigmoid(k * search score / 400), white's view: the
+  // search score is a far less noisy target than the result of one fast game.
+  double score_weight = 0.0;
+  double score_k = 2.4;
 };
 
 int run_selfplay(const SelfplayArgs& a) {
@@ -70,8 +75,8 @@ int run_selfplay(const SelfplayArgs& a) {
       pos.apply(m);
     }
     engine.new_game();
-    std::vector<std::string> sampled;
-    double result = 0.5;  // white's view
+    std::vector<std::pair<std::string, double>> sampled;  // FEN, white's search expectation
+    double result = 0.5;                                  // white's view
     int decisive_streak = 0, ply = 0;
     while (!pos.is_terminal() && ply < 400) {
       engine::GoParams params;
@@ -90,7 +95,9 @@ int run_selfplay(const SelfplayArgs& a) {
       if (!search::is_mate(r.score) && std::abs(r.score) < kMaxSampleScore) {
         chess::Position leaf = pos;
         for (chess::Move m : r.pv) leaf.apply(m);
-        if (!leaf.in_check() && !leaf.is_terminal()) sampled.push_back(leaf.fen());
+        if (!leaf.in_check() && !leaf.is_terminal())
+          sampled.emplace_back(leaf.fen(),
+                               1.0 / (1.0 + std::exp(-a.score_k * white_score / 400.0)));
       }
       game.moves.push_back(r.best);
       pos.apply(r.best);
@@ -101,7 +108,10 @@ int run_selfplay(const SelfplayArgs& a) {
       result = ret[0] > 0 ? 1.0 : ret[0] < 0 ? 0.0 : 0.5;
     }
     (result == 1.0 ? white_wins : result == 0.0 ? black_wins : draws)++;
-    for (const auto& fen : sampled) out << fen << " | " << fmt::format("{:.1f}", result) << '\n';
+    for (const auto& [fen, expected] : sampled)
+      out << fen << " | "
+          << fmt::format("{:.3f}", (1 - a.score_weight) * result + a.score_weight * expected)
+          << '\n';
     written += sampled.size();
     if (pgn_out) {
       game.result = result == 1.0 ? "1-0" : result == 0.0 ? "0-1" : "1/2-1/2";
@@ -136,6 +146,13 @@ Runner add_selfplay(CLI::App& root) {
   cmd->add_option("--out,-o", a->out, "positions file to write")->required();
   cmd->add_option("--pgn", a->pgn, "also write the games as PGN");
   cmd->add_option("--hash", a->hash_mb, "transposition table MB")->capture_default_str();
+  cmd->add_option("--score-weight", a->score_weight,
+                  "weight of the search score in the label (0 = game result only)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--score-k", a->score_k, "sigmoid scale for the search score (as kibitz tune)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->footer(
       "Example:\n"
       "  kibitz selfplay --games 200 --nodes 5000 --openings "
