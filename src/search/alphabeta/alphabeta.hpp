@@ -20,6 +20,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -84,7 +85,6 @@ class AlphaBeta {
   Score evaluate() { return static_cast<Score>(state_.evaluate()); }
   bool is_quiet(Move m) const;
   void count_node();
-  bool should_abort() const { return aborted_; }
   std::uint64_t total_nodes() const;
   void update_quiet_stats(Move best, int depth, int ply, std::span<const Move> tried);
   void report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const;
@@ -128,7 +128,6 @@ class ParallelSearch {
  public:
   using Move = typename G::Move;
   ParallelSearch(TranspositionTable& tt, const SearchOptions& options);
-  ~ParallelSearch();
   ParallelSearch(const ParallelSearch&) = delete;
   ParallelSearch& operator=(const ParallelSearch&) = delete;
 
@@ -141,7 +140,8 @@ class ParallelSearch {
  private:
   TranspositionTable& tt_;
   SearchOptions options_;
-  std::vector<AlphaBeta<G>*> workers_;
+  std::vector<std::unique_ptr<AlphaBeta<G>>> owned_;
+  std::vector<AlphaBeta<G>*> workers_;  // the same, as the peers span each worker sees
 };
 
 }  // namespace kibitz::search

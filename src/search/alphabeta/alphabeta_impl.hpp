@@ -596,21 +596,16 @@ requires AlphaBetaGame<G> ParallelSearch<G>::ParallelSearch(TranspositionTable& 
 }
 
 template <class G>
-requires AlphaBetaGame<G> ParallelSearch<G>::~ParallelSearch() {
-  for (auto* w : workers_) delete w;
-}
-
-template <class G>
 requires AlphaBetaGame<G>
 void ParallelSearch<G>::set_options(const SearchOptions& options) {
   options_ = options;
   const auto threads = static_cast<std::size_t>(std::clamp(options.threads, 1, 1024));
-  while (workers_.size() > threads) {
-    delete workers_.back();
-    workers_.pop_back();
-  }
-  while (workers_.size() < threads)
-    workers_.push_back(new AlphaBeta<G>(tt_, options_, static_cast<int>(workers_.size())));
+  owned_.resize(std::min(owned_.size(), threads));
+  while (owned_.size() < threads)
+    owned_.push_back(
+        std::make_unique<AlphaBeta<G>>(tt_, options_, static_cast<int>(owned_.size())));
+  workers_.clear();
+  for (auto& w : owned_) workers_.push_back(w.get());
   for (auto* w : workers_) {
     w->set_options(options_);
     w->set_peers(threads > 1 ? std::span<AlphaBeta<G>* const>(workers_)

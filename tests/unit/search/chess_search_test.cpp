@@ -266,7 +266,7 @@ TEST(ChessSearch, StopFromAnotherThreadEndsAnInfiniteSearch) {
   EXPECT_TRUE(Position().is_legal(best));
 }
 
-TEST(ChessSearch, LazySmpReturnsALegalMoveAndSharesWork) {
+TEST(ChessSearch, LazySmpCompletesTheDepthWithALegalMove) {
   ChessEngine engine(16);
   search::SearchOptions o;
   o.threads = 2;
