@@ -62,7 +62,6 @@ class AlphaBetaEngine {
   // Synchronous search on the calling thread (bench, tests, matches).
   Result search(const G& root, const GoParams& params, std::span<const Move> searchmoves = {},
                 const InfoCallback* on_info = nullptr);
-  int hashfull() const { return tt_.hashfull(); }
 
  private:
   ClockAllocation allocation(const GoParams& params) const;

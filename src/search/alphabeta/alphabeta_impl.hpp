@@ -66,7 +66,9 @@ void AlphaBeta<G>::count_node() {
   }
   if (thread_id_ != 0 || !depth_one_done_) return;
   // The main thread enforces the hard time limit and the node limit for everyone.
-  if (limits_->nodes && (peers_.empty() ? n : total_nodes()) >= limits_->nodes) {
+  // With helpers, summing their counters is checked every 256 nodes, not at every node.
+  if (limits_->nodes &&
+      (peers_.empty() ? n >= limits_->nodes : (n & 255) == 0 && total_nodes() >= limits_->nodes)) {
     budget_->request_stop();
     aborted_ = true;
   } else if ((n & 1023) == 0 && budget_->hard_expired()) {
@@ -152,7 +154,6 @@ Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
   const Move tt_move = tt_hit ? tte.move_as<Move>() : Move::none();
   MovePicker<G, Traits::kHistorySize> picker(state_, options_, tt_move, history_, mover_at(ply),
                                              in_check);
-  picker.set_raw_tt_move(tt_move);
   Move best_move = Move::none();
   int move_count = 0;
   bool quiet;
@@ -307,7 +308,6 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
   MovePicker<G, Traits::kHistorySize> picker(state_, options_, kRoot ? Move::none() : tt_move,
                                              killers_.first(ply), killers_.second(ply), history_,
                                              mover_at(ply));
-  picker.set_raw_tt_move(tt_move);
   std::size_t root_index = pv_index_;
   bool quiet = false;
   for (;;) {

@@ -210,7 +210,7 @@ class MovePicker {
   const ButterflyHistory<HistorySize>& history_;
   int side_;
   Move tt_move_ = Move::none();
-  Move raw_tt_move_ = Move::none();
+  Move raw_tt_move_;  // unvalidated; unstaged games rank it first inside the list
   Move killer1_, killer2_;
   bool quiescence_ = false;
   Stage stage_ = kGenTactical;
@@ -218,10 +218,6 @@ class MovePicker {
   MoveList<G> list_;
   std::array<int, G::kMaxMoves> scores_;
   FixedVector<Move, G::kMaxMoves> bad_;
-
- public:
-  // Unstaged games rank the (unvalidated) TT move first inside the list.
-  void set_raw_tt_move(Move m) { raw_tt_move_ = m; }
 };
 
 }  // namespace kibitz::search

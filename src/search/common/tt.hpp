@@ -43,7 +43,6 @@ class TranspositionTable {
   // and clears it. Not safe while a search runs.
   void resize(std::size_t megabytes);
   void clear();
-  std::size_t size_bytes() const { return (mask_ + 1) * sizeof(Cluster); }
   std::size_t megabytes() const { return megabytes_; }
 
   // Starts a new search: entries from earlier searches become replaceable first.
@@ -56,8 +55,6 @@ class TranspositionTable {
   void store(std::uint64_t key, Move move, int score, int eval, int depth, Bound bound) {
     store(key, std::bit_cast<std::uint16_t>(move), score, eval, depth, bound);
   }
-
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&clusters_[key & mask_]); }
 
   // Per mille of a sample of entries written in the current search (UCI `hashfull`).
   int hashfull() const;
