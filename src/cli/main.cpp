@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
       {"demo", cli::add_demo(app)},         {"games", cli::add_games(app, registry)},
       {"perft", cli::add_perft(app)},       {"tune", cli::add_tune(app)},
       {"uci", cli::add_uci(app)},           {"bench", cli::add_bench(app)},
-      {"selfplay", cli::add_selfplay(app)},
+      {"selfplay", cli::add_selfplay(app)}, {"match", cli::add_match(app)},
   };
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.

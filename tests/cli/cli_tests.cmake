@@ -53,3 +53,20 @@ kibitz_cli_test(tune_sample ARGS tune --data ${CMAKE_CURRENT_LIST_DIR}/tune_samp
 kibitz_cli_test(tune_missing_file ARGS tune --data /nonexistent/kibitz.txt
   MATCH "^kibitz: error: cannot open data file '/nonexistent/kibitz.txt'\n$")
 kibitz_cli_test(tune_missing_file_status WILL_FAIL ARGS tune --data /nonexistent/kibitz.txt)
+# kibitz match: help, a real match between in-process bots, and one-line errors for bad players.
+kibitz_cli_test(match_help ARGS match --help MATCH "Examples:.*--sprt")
+kibitz_cli_test(match_bots ARGS match --engine "name=strong bot=kibitz option.Hash=1" --engine bot=random
+  --depth 2 --games 2 --max-moves 150 --no-progress
+  MATCH "strong vs random\n  Games 2  W 2  D 0  L 0\n")
+kibitz_cli_test(match_missing_engine ARGS match --engine bot=kibitz --engine cmd=/nonexistent/engine --depth 1
+  MATCH "^kibitz: error: player 2 'engine': cannot run '/nonexistent/engine': No such file or directory\n$")
+kibitz_cli_test(match_missing_engine_status WILL_FAIL ARGS match --engine bot=kibitz
+  --engine cmd=/nonexistent/engine --depth 1)
+kibitz_cli_test(match_bad_spec ARGS match --engine bot=kibitz --engine "cmd=x nodes=lots" --depth 1
+  MATCH "^kibitz: error: --engine: nodes= needs a non-negative number, not 'lots'\n$")
+kibitz_cli_test(match_no_limit ARGS match --engine bot=kibitz --engine bot=random
+  MATCH "^kibitz: error: no limit for 'kibitz'")
+kibitz_cli_test(match_bad_tc ARGS match --engine bot=kibitz --engine bot=random --tc 10+x
+  MATCH "^kibitz: error: --tc: bad seconds 'x'")
+kibitz_cli_test(match_bad_book ARGS match --engine bot=kibitz --engine bot=random --depth 1
+  --openings /nonexistent/book.pgn MATCH "^kibitz: error: cannot read '/nonexistent/book.pgn'\n$")

@@ -85,5 +85,59 @@ TEST(Epd, SemicolonsInsideQuotesAndErrors) {
   EXPECT_FALSE(load_epd_file("/nonexistent/file.epd"));
 }
 
+TEST(PgnRead, MainLineWithCommentsVariationsAndNags) {
+  const char* text = R"([Event "book"]
+[White "a \"quoted\" name"]
+[Result "*"]
+
+1. e4 e5 2. Nf3 {a comment
+over two lines} (2. f4 exf4 (2... d5) 3. Nf3) Nc6 3. Bb5 a6 $1 4. Ba4!? *
+
+[Event "from a position"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+1. e4 Kd7 2.Ke2 ; rest-of-line comment
+Kc6 1/2-1/2
+)";
+  auto games = parse_pgn(text);
+  ASSERT_TRUE(games) << games.error().message;
+  ASSERT_EQ(games->size(), 2u);
+  const auto& a = (*games)[0];
+  ASSERT_EQ(a.moves.size(), 7u);
+  EXPECT_EQ(to_uci(a.moves[6]), "b5a4");
+  EXPECT_EQ(a.result, "*");
+  EXPECT_EQ(a.tags[1].second, "a \"quoted\" name");
+  const auto& b = (*games)[1];
+  EXPECT_EQ(b.start.fen(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  ASSERT_EQ(b.moves.size(), 4u);
+  EXPECT_EQ(b.result, "1/2-1/2");
+  // Export and import again: the same moves.
+  auto again = parse_pgn(to_pgn(b));
+  ASSERT_TRUE(again);
+  EXPECT_EQ((*again)[0].moves, b.moves);
+}
+
+TEST(PgnRead, ErrorsNameTheGameLineAndMove) {
+  auto bad = parse_pgn("[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("game 1: line 4: move 3 'Ke3'"), std::string::npos)
+      << bad.error().message;
+  EXPECT_FALSE(parse_pgn("[Event \"x\"\n1. e4 *"));
+  EXPECT_FALSE(parse_pgn("1. e4 {open comment"));
+  EXPECT_FALSE(parse_pgn("[FEN \"not a fen\"]\n*"));
+  EXPECT_FALSE(load_pgn_file("/nonexistent/book.pgn"));
+}
+
+TEST(PgnRead, CommentsWrittenPerMove) {
+  PgnGame g;
+  g.moves = {*parse_uci(Position(), "e2e4")};
+  const std::string text = to_pgn(g, {"+0.30/12 {1.2s}"});
+  EXPECT_NE(text.find("1. e4 {+0.30/12  1.2s }"), std::string::npos) << text;
+  auto back = parse_pgn(text);
+  ASSERT_TRUE(back);
+  EXPECT_EQ((*back)[0].moves, g.moves);
+}
+
 }  // namespace
 }  // namespace kibitz::chess

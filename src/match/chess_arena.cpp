@@ -1,0 +1,627 @@
+// Chess in `kibitz match`: opening books (EPD positions or PGN lines), players speaking UCI
+// or in-process bots (the Kibitz engine, the plain alpha-beta baseline, random), and the
+// referee: legality of every move, the rules' endings, clocks, score adjudication, PGN.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+#include <optional>
+
+#include "core/process.hpp"
+#include "core/rng.hpp"
+#include "engine/chess_engine.hpp"
+#include "games/chess/epd.hpp"
+#include "games/chess/notation.hpp"
+#include "games/chess/pgn.hpp"
+#include "match/arena.hpp"
+#include "match/chess_arena.hpp"
+
+namespace kibitz::match {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kMateScore = 100000;  // reported mates as centipawns, minus the distance
+
+// What the mover is asked for: the clocks and the fixed limits.
+struct ChessGo {
+  ClockView clock;
+  MoveLimits limits;
+};
+
+struct ChessReply {
+  enum class Status { kMove, kTimeout, kCrash, kStopped } status = Status::kMove;
+  std::string move;                // UCI notation as the player sent it
+  std::optional<int> score_cp;     // mover's view; mates as +-(kMateScore - plies)
+  std::string comment;             // "+0.35/12" for the PGN
+  std::string error;               // crash / timeout detail
+  double elapsed_ms = 0;
+};
+
+std::string score_comment(std::optional<int> cp, int depth) {
+  if (!cp) return depth ? fmt::format("d{}", depth) : std::string();
+  std::string s;
+  if (std::abs(*cp) >= kMateScore - 1000) {
+    const int plies = kMateScore - std::abs(*cp);
+    s = fmt::format("{}M{}", *cp > 0 ? "+" : "-", (plies + 1) / 2);
+  } else {
+    s = fmt::format("{:+.2f}", *cp / 100.0);
+  }
+  return depth ? fmt::format("{}/{}", s, depth) : s;
+}
+
+class ChessSeat : public Seat {
+ public:
+  virtual Result<void> new_game(std::uint64_t game_seed) = 0;
+  virtual ChessReply go(const chess::Position& start, const std::vector<chess::Move>& moves,
+                        const chess::Position& now, const ChessGo& request,
+                        std::int64_t budget_ms, const std::atomic<bool>& stop) = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// An external engine over UCI.
+
+class UciSeat final : public ChessSeat {
+ public:
+  UciSeat(std::unique_ptr<Subprocess> process, std::int64_t timeout_ms)
+      : process_(std::move(process)), timeout_ms_(timeout_ms) {}
+  ~UciSeat() override {
+    if (process_->running()) process_->write_line("quit");
+    process_->terminate(std::chrono::milliseconds(500));
+  }
+  bool healthy() const override { return healthy_; }
+
+  // The handshake: uci ... uciok, the options (each checked against the engine's list),
+  // isready ... readyok.
+  Result<void> start(const PlayerSpec& spec) {
+    if (!process_->write_line("uci")) return broken("does not accept input");
+    std::vector<std::string> names;
+    for (;;) {
+      auto line = read(timeout_ms_, "uciok");
+      if (!line) return tl::unexpected(line.error());
+      if (*line == "uciok") break;
+      if (line->starts_with("option name ")) {
+        const auto end = line->find(" type ");
+        names.push_back(lower(line->substr(12, end == std::string::npos ? end : end - 12)));
+      }
+    }
+    for (const auto& [name, value] : spec.options) {
+      if (std::find(names.begin(), names.end(), lower(name)) == names.end())
+        return fail("the engine has no UCI option '{}'", name);
+      process_->write_line(fmt::format("setoption name {} value {}", name, value));
+    }
+    return ready();
+  }
+
+  Result<void> new_game(std::uint64_t) override {
+    process_->write_line("ucinewgame");
+    return ready();
+  }
+
+  ChessReply go(const chess::Position& start, const std::vector<chess::Move>& moves,
+                const chess::Position& now, const ChessGo& request, std::int64_t budget_ms,
+                const std::atomic<bool>& stop) override {
+    ChessReply reply;
+    std::string position = start.fen() == chess::kStartFen
+                               ? std::string("position startpos")
+                               : "position fen " + start.fen();
+    if (!moves.empty()) {
+      position += " moves";
+      for (auto m : moves) position += " " + chess::to_uci(m);
+    }
+    std::string go = "go";
+    const auto& c = request.clock;
+    if (c.remaining_ms[0] >= 0 || c.remaining_ms[1] >= 0) {
+      go += fmt::format(" wtime {} btime {} winc {} binc {}", std::max<std::int64_t>(0, c.remaining_ms[0]),
+                        std::max<std::int64_t>(0, c.remaining_ms[1]), c.increment_ms[0],
+                        c.increment_ms[1]);
+      if (c.moves_to_go) go += fmt::format(" movestogo {}", c.moves_to_go);
+    }
+    if (request.limits.nodes) go += fmt::format(" nodes {}", request.limits.nodes);
+    if (request.limits.depth) go += fmt::format(" depth {}", request.limits.depth);
+    if (request.limits.movetime_ms) go += fmt::format(" movetime {}", request.limits.movetime_ms);
+    (void)now;
+    process_->write_line(position);
+    const auto t0 = Clock::now();
+    if (!process_->write_line(go)) {
+      healthy_ = false;
+      reply.status = ChessReply::Status::kCrash;
+      reply.error = "the engine closed its input (" + process_->exit_description() + ")";
+      return reply;
+    }
+    const auto deadline = t0 + std::chrono::milliseconds(budget_ms);
+    int depth = 0;
+    for (;;) {
+      std::string line;
+      const auto status = read_until(line, deadline, stop);
+      reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      if (status == Subprocess::Read::kEof) {
+        healthy_ = false;
+        reply.status = ChessReply::Status::kCrash;
+        reply.error = "the engine disconnected (" + process_->terminate() + ")";
+        return reply;
+      }
+      if (status == Subprocess::Read::kTimeout) {
+        reply.status = stop.load() ? ChessReply::Status::kStopped : ChessReply::Status::kTimeout;
+        abandon_search();
+        return reply;
+      }
+      if (line.starts_with("info ")) {
+        parse_info(line, reply.score_cp, depth);
+      } else if (line.starts_with("bestmove")) {
+        const auto words = split(line);
+        reply.move = words.size() > 1 ? words[1] : "";
+        reply.comment = score_comment(reply.score_cp, depth);
+        return reply;
+      }
+    }
+  }
+
+ private:
+  static std::string lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  }
+  static std::vector<std::string> split(const std::string& line) {
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < line.size()) {
+      while (i < line.size() && line[i] == ' ') ++i;
+      std::size_t j = i;
+      while (j < line.size() && line[j] != ' ') ++j;
+      if (j > i) words.push_back(line.substr(i, j - i));
+      i = j;
+    }
+    return words;
+  }
+  static void parse_info(const std::string& line, std::optional<int>& score, int& depth) {
+    const auto w = split(line);
+    // Bounds (lowerbound / upperbound) are not a settled score; skip those lines' scores.
+    bool bound = false;
+    for (const auto& x : w) bound |= x == "lowerbound" || x == "upperbound";
+    for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+      int v = 0;
+      const auto& s = w[i + 1];
+      const bool ok = std::from_chars(s.data(), s.data() + s.size(), v).ec == std::errc();
+      if (!ok) continue;
+      if (w[i] == "depth") {
+        depth = v;
+      } else if (w[i] == "multipv" && v != 1) {
+        return;  // only the best line counts
+      } else if (i >= 1 && w[i - 1] == "score" && !bound) {
+        if (w[i] == "cp") score = v;
+        if (w[i] == "mate") score = v > 0 ? kMateScore - (2 * v - 1) : -kMateScore - 2 * v;
+      }
+    }
+  }
+  Result<std::string> read(std::int64_t ms, std::string_view what) {
+    std::string line;
+    const auto status = process_->read_line(line, Clock::now() + std::chrono::milliseconds(ms));
+    if (status == Subprocess::Read::kLine) return line;
+    healthy_ = false;
+    if (status == Subprocess::Read::kTimeout)
+      return fail("no {} within {} ms", what, ms);
+    return fail("the engine exited before {} ({})", what, process_->terminate());
+  }
+  Result<void> broken(std::string_view what) {
+    healthy_ = false;
+    return fail("the engine {} ({})", what, process_->terminate());
+  }
+  Result<void> ready() {
+    if (!process_->write_line("isready")) return broken("closed its input");
+    for (;;) {
+      auto line = read(timeout_ms_, "readyok");
+      if (!line) return tl::unexpected(line.error());
+      if (*line == "readyok") return {};
+    }
+  }
+  // Reads in slices so an interrupt (stop) is seen within 100 ms.
+  Subprocess::Read read_until(std::string& line, Clock::time_point deadline,
+                              const std::atomic<bool>& stop) {
+    for (;;) {
+      if (stop.load()) return Subprocess::Read::kTimeout;
+      const auto slice = std::min(deadline, Clock::now() + std::chrono::milliseconds(100));
+      const auto status = process_->read_line(line, slice);
+      if (status != Subprocess::Read::kTimeout || Clock::now() >= deadline) return status;
+    }
+  }
+  // After a timeout: stop the search and take its bestmove, or give the engine up.
+  void abandon_search() {
+    process_->write_line("stop");
+    const auto deadline = Clock::now() + std::chrono::milliseconds(1000);
+    std::string line;
+    while (process_->read_line(line, deadline) == Subprocess::Read::kLine)
+      if (line.starts_with("bestmove")) return;
+    healthy_ = false;
+  }
+
+  std::unique_ptr<Subprocess> process_;
+  std::int64_t timeout_ms_;
+  bool healthy_ = true;
+};
+
+// ---------------------------------------------------------------------------------------
+// In-process bots.
+
+class BotSeat final : public ChessSeat {
+ public:
+  enum class Kind { kEngine, kRandom };
+  BotSeat(Kind kind, const search::SearchOptions& options, std::size_t hash_mb,
+          std::int64_t move_overhead_ms)
+      : kind_(kind) {
+    if (kind_ == Kind::kEngine) {
+      engine_ = std::make_unique<engine::ChessEngine>(hash_mb);
+      engine_->set_options(options);
+      engine_->set_move_overhead_ms(move_overhead_ms);
+    }
+  }
+  bool healthy() const override { return true; }
+  Result<void> new_game(std::uint64_t game_seed) override {
+    rng_.reseed(game_seed);
+    if (engine_) engine_->new_game();
+    return {};
+  }
+  ChessReply go(const chess::Position&, const std::vector<chess::Move>&,
+                const chess::Position& now, const ChessGo& request, std::int64_t,
+                const std::atomic<bool>&) override {
+    ChessReply reply;
+    const auto t0 = Clock::now();
+    if (kind_ == Kind::kRandom) {
+      MoveList<chess::Position> moves;
+      now.legal_moves(moves);
+      if (moves.size() > 0) reply.move = chess::to_uci(moves[rng_.below(moves.size())]);
+    } else {
+      engine::GoParams params;
+      const int side = now.side_to_move() == chess::kWhite ? 0 : 1;
+      params.time_left = request.clock.remaining_ms[side];
+      params.increment = request.clock.increment_ms[side];
+      params.moves_to_go = request.clock.moves_to_go;
+      params.movetime = request.limits.movetime_ms;
+      params.limits.nodes = request.limits.nodes;
+      params.limits.depth = request.limits.depth;
+      const auto r = engine_->search(now, params);
+      if (r.best) reply.move = chess::to_uci(r.best);
+      int cp = r.score;
+      if (search::is_mate(cp)) {
+        const int plies = search::kMate - std::abs(cp);
+        cp = cp > 0 ? kMateScore - plies : -kMateScore + plies;
+      }
+      reply.score_cp = cp;
+      reply.comment = score_comment(cp, r.depth);
+    }
+    reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return reply;
+  }
+
+ private:
+  Kind kind_;
+  std::unique_ptr<engine::ChessEngine> engine_;
+  Rng rng_;
+};
+
+// Bot options: Hash, Threads, Move Overhead, and every search technique (true/false).
+Result<search::SearchOptions> bot_options(const PlayerSpec& spec, std::size_t& hash_mb,
+                                          std::int64_t& overhead) {
+  search::SearchOptions o =
+      spec.bot == "plain" ? search::SearchOptions::plain() : search::SearchOptions{};
+  for (const auto& [name, value] : spec.options) {
+    auto number = [&](long long lo, long long hi) -> Result<long long> {
+      long long v = 0;
+      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi)
+        return fail("option {}={}: expected a number from {} to {}", name, value, lo, hi);
+      return v;
+    };
+    if (name == "Hash") {
+      auto v = number(1, 1 << 16);
+      if (!v) return tl::unexpected(v.error());
+      hash_mb = static_cast<std::size_t>(*v);
+    } else if (name == "Threads") {
+      auto v = number(1, 256);
+      if (!v) return tl::unexpected(v.error());
+      o.threads = static_cast<int>(*v);
+    } else if (name == "Move Overhead") {
+      auto v = number(0, 5000);
+      if (!v) return tl::unexpected(v.error());
+      overhead = *v;
+    } else if (value == "true" || value == "false") {
+      if (!o.set(name, value == "true"))
+        return fail("bot {} has no option '{}' (Hash, Threads, Move Overhead, or a search "
+                    "technique: see `kibitz uci` options)",
+                    spec.bot, name);
+    } else {
+      return fail("bot {} has no option '{}' with value '{}'", spec.bot, name, value);
+    }
+  }
+  return o;
+}
+
+struct Opening {
+  std::string label;
+  chess::Position start;
+  std::vector<chess::Move> moves;
+};
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("{:04}.{:02}.{:02}", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+}
+
+class ChessKind final : public GameKind {
+ public:
+  std::string name() const override { return "chess"; }
+  std::string record_format() const override { return "PGN"; }
+  std::vector<std::string> bots() const override { return {"kibitz", "plain", "random"}; }
+
+  Result<void> load_openings(const OpeningOptions& o) override {
+    book_.clear();
+    if (o.file.empty()) return {};
+    std::string format = o.format;
+    if (format == "auto") {
+      const auto dot = o.file.rfind('.');
+      const std::string ext = dot == std::string::npos ? "" : o.file.substr(dot + 1);
+      format = ext == "pgn" ? "pgn" : ext == "epd" || ext == "fen" ? "epd" : "";
+      if (format.empty())
+        return fail("{}: cannot tell the opening format from the name (use --openings-format "
+                    "epd|pgn)",
+                    o.file);
+    }
+    if (format == "epd") {
+      auto records = chess::load_epd_file(o.file);
+      if (!records) return tl::unexpected(records.error());
+      for (std::size_t i = 0; i < records->size(); ++i) {
+        auto& r = (*records)[i];
+        const auto id = r.op("id");
+        book_.push_back({id ? *id : fmt::format("{}#{}", o.file, i + 1), r.position, {}});
+      }
+    } else if (format == "pgn") {
+      auto games = chess::load_pgn_file(o.file);
+      if (!games) return tl::unexpected(games.error());
+      for (std::size_t i = 0; i < games->size(); ++i) {
+        auto& g = (*games)[i];
+        if (o.plies > 0 && g.moves.size() > static_cast<std::size_t>(o.plies))
+          g.moves.resize(static_cast<std::size_t>(o.plies));
+        std::string label = fmt::format("{}#{}", o.file, i + 1);
+        for (const auto& [k, v] : g.tags)
+          if (k == "ECO" || k == "Eco" || k == "Opening") label += " " + v;
+        book_.push_back({label, g.start, std::move(g.moves)});
+      }
+    } else {
+      return fail("unknown opening format '{}' for chess (epd or pgn)", format);
+    }
+    if (book_.empty()) return fail("{}: no openings in the file", o.file);
+    // A line that already ends the game is no opening.
+    for (const auto& op : book_) {
+      chess::Position p = op.start;
+      for (auto m : op.moves) p.apply(m);
+      if (p.is_terminal()) return fail("{}: the opening '{}' is already over", o.file, op.label);
+    }
+    return {};
+  }
+  std::size_t opening_count() const override { return book_.size(); }
+
+  Result<void> check(const PlayerSpec& spec) const override {
+    if (!spec.protocol.empty() && spec.protocol != "uci")
+      return fail("chess players speak UCI, not {}", spec.protocol);
+    if (!spec.external()) {
+      const auto names = bots();
+      if (std::find(names.begin(), names.end(), spec.bot) == names.end())
+        return fail("no chess bot '{}' (bots: kibitz, plain, random)", spec.bot);
+      std::size_t hash = 16;
+      std::int64_t overhead = 30;
+      if (auto o = bot_options(spec, hash, overhead); !o) return tl::unexpected(o.error());
+    }
+    return {};
+  }
+
+  Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
+                                     const GameSettings& settings) const override {
+    if (!spec.external()) {
+      std::size_t hash = 16;
+      std::int64_t overhead = 30;
+      auto o = bot_options(spec, hash, overhead);
+      if (!o) return tl::unexpected(o.error());
+      return std::make_unique<BotSeat>(
+          spec.bot == "random" ? BotSeat::Kind::kRandom : BotSeat::Kind::kEngine, *o, hash,
+          overhead);
+    }
+    ProcessOptions po;
+    po.workdir = spec.workdir;
+    po.stderr_mode = spec.show_stderr ? ProcessOptions::Stderr::kInherit
+                                      : ProcessOptions::Stderr::kDiscard;
+    auto process = Subprocess::spawn(spec.command, po);
+    if (!process) return tl::unexpected(process.error());
+    auto seat = std::make_unique<UciSeat>(std::move(*process), settings.start_timeout_ms);
+    if (auto ok = seat->start(spec); !ok) return tl::unexpected(ok.error());
+    return seat;
+  }
+
+  GameOutcome play(const GameJob& job, std::array<Seat*, 2> seats,
+                   std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+                   const std::atomic<bool>& stop) const override;
+
+ private:
+  std::vector<Opening> book_;
+};
+
+GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
+                            std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+                            const std::atomic<bool>& stop) const {
+  const auto t_game = Clock::now();
+  GameOutcome out;
+  const Opening standard{"startpos", chess::Position(), {}};
+  const Opening& opening = book_.empty() ? standard : book_[job.opening];
+  out.opening = opening.label;
+
+  std::array<MoveLimits, 2> limits;
+  for (int s = 0; s < 2; ++s)
+    limits[s] = specs[s]->limits.empty() ? settings.limits : specs[s]->limits;
+  GameClocks clocks(limits, settings.grace_ms, settings.move_timeout_ms);
+  for (int s = 0; s < 2; ++s)
+    if (clocks.has_clock(s)) out.stats[s].min_clock_left_ms = clocks.remaining_ms(s);
+
+  chess::Position pos = opening.start;
+  std::vector<chess::Move> moves;
+  std::vector<std::string> comments;
+  for (auto m : opening.moves) {
+    moves.push_back(m);
+    comments.emplace_back();
+    pos.apply(m);
+  }
+  const char* side_name[2] = {"White", "Black"};
+  auto end = [&](double white_score, std::string termination, std::string reason) {
+    out.first_score = white_score;
+    out.result = white_score > 0.75 ? "1-0" : white_score < 0.25 ? "0-1"
+                 : white_score >= 0 ? "1/2-1/2"
+                                    : "*";
+    out.termination = std::move(termination);
+    out.reason = std::move(reason);
+  };
+  auto forfeit = [&](int side, Fault fault, std::string termination, std::string reason) {
+    out.fault_seat = side;
+    out.fault = fault;
+    auto& st = out.stats[side];
+    (fault == Fault::kTime ? st.time_losses : fault == Fault::kIllegal ? st.illegal_moves
+                                                                       : st.crashes)++;
+    end(side == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
+  };
+
+  // Seeds for bots that draw moves at random: fixed by the game, not by the worker.
+  for (int s = 0; s < 2 && !out.finished(); ++s) {
+    auto* seat = static_cast<ChessSeat*>(seats[s]);
+    if (auto ok = seat->new_game(0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job.number) +
+                                 static_cast<std::uint64_t>(s));
+        !ok)
+      forfeit(s, Fault::kCrash, "abandoned",
+              fmt::format("{} ({}) fails to start a game: {}", side_name[s], specs[s]->name,
+                          ok.error().message));
+  }
+
+  std::array<int, 2> resign_streak{0, 0};
+  int draw_streak = 0, engine_plies = 0;
+  const auto& adj = settings.adjudication;
+  while (!out.finished()) {
+    if (const auto o = pos.outcome(); o != chess::Outcome::kOngoing) {
+      const auto r = pos.returns();
+      end(r[0] > 0 ? 1.0 : r[0] < 0 ? 0.0 : 0.5, "normal",
+          o == chess::Outcome::kCheckmate
+              ? fmt::format("{} mates", side_name[pos.side_to_move() == chess::kWhite ? 1 : 0])
+              : std::string(chess::outcome_name(o)));
+      break;
+    }
+    if (stop.load()) {
+      end(-1, "unterminated", "match interrupted");
+      break;
+    }
+    const int side = pos.side_to_move() == chess::kWhite ? 0 : 1;
+    auto* seat = static_cast<ChessSeat*>(seats[side]);
+    const ChessGo request{clocks.view(side), limits[side]};
+    const double before = clocks.remaining_ms(side);
+    const auto reply =
+        seat->go(opening.start, moves, pos, request, clocks.budget_ms(side), stop);
+    auto& st = out.stats[side];
+    if (reply.status == ChessReply::Status::kStopped) {
+      end(-1, "unterminated", "match interrupted");
+      break;
+    }
+    if (reply.status == ChessReply::Status::kCrash) {
+      forfeit(side, Fault::kCrash, "abandoned",
+              fmt::format("{} ({}) {}", side_name[side], specs[side]->name, reply.error));
+      break;
+    }
+    const bool in_time =
+        reply.status != ChessReply::Status::kTimeout && clocks.charge(side, reply.elapsed_ms);
+    st.max_move_ms = std::max(st.max_move_ms, reply.elapsed_ms);
+    if (clocks.has_clock(side)) {
+      const double left = before - reply.elapsed_ms;
+      if (st.min_clock_left_ms < 0 || left < st.min_clock_left_ms) st.min_clock_left_ms = left;
+    }
+    if (!in_time) {
+      forfeit(side, Fault::kTime, "time forfeit",
+              clocks.has_clock(side)
+                  ? fmt::format("{} ({}) loses on time ({:.0f} ms used, {:.0f} ms on the clock)",
+                                side_name[side], specs[side]->name, reply.elapsed_ms, before)
+                  : fmt::format("{} ({}) loses on time (no move within {} ms)", side_name[side],
+                                specs[side]->name, clocks.budget_ms(side)));
+      break;
+    }
+    ++st.moves;
+    auto move = chess::parse_uci(pos, reply.move);
+    if (!move || !pos.is_legal(*move)) {
+      forfeit(side, Fault::kIllegal, "rules infraction",
+              fmt::format("{} ({}) plays an illegal move '{}'", side_name[side],
+                          specs[side]->name, reply.move.empty() ? "(none)" : reply.move));
+      break;
+    }
+    if (settings.verbose)
+      fmt::print(stderr, "game {} {} {}{} {} ({}, {:.0f} ms)\n", job.number, specs[side]->name,
+                 pos.fullmove_number(), side == 0 ? "." : "...", chess::to_san(pos, *move),
+                 reply.comment, reply.elapsed_ms);
+    comments.push_back(reply.comment.empty() ? fmt::format("{:.3f}s", reply.elapsed_ms / 1000)
+                                             : fmt::format("{} {:.3f}s", reply.comment,
+                                                           reply.elapsed_ms / 1000));
+    moves.push_back(*move);
+    pos.apply(*move);
+    ++engine_plies;
+    if (pos.is_terminal()) continue;  // the rules decide at the top of the loop
+
+    // Adjudication from the scores the players report (White's view).
+    std::optional<int> white;
+    if (reply.score_cp) white = side == 0 ? *reply.score_cp : -*reply.score_cp;
+    if (adj.resign_moves > 0) {
+      for (int s = 0; s < 2; ++s) {
+        const bool ahead =
+            white && (s == 0 ? *white >= adj.resign_score : *white <= -adj.resign_score);
+        resign_streak[s] = ahead ? resign_streak[s] + 1 : 0;
+        if (resign_streak[s] >= 2 * adj.resign_moves)
+          end(s == 0 ? 1.0 : 0.0, "adjudication",
+              fmt::format("{} wins by adjudication (both players' scores agree)", side_name[s]));
+      }
+      if (out.finished()) break;
+    }
+    if (adj.draw_moves > 0) {
+      draw_streak = white && std::abs(*white) <= adj.draw_score ? draw_streak + 1 : 0;
+      if (draw_streak >= 2 * adj.draw_moves && pos.fullmove_number() > adj.draw_after) {
+        end(0.5, "adjudication", "draw by adjudication");
+        break;
+      }
+    }
+    if (adj.max_moves > 0 && engine_plies >= 2 * adj.max_moves) {
+      end(0.5, "adjudication", fmt::format("draw by adjudication: {} moves played", adj.max_moves));
+      break;
+    }
+  }
+  out.plies = static_cast<int>(moves.size() - opening.moves.size());
+  out.seconds = std::chrono::duration<double>(Clock::now() - t_game).count();
+
+  chess::PgnGame game;
+  game.start = opening.start;
+  game.moves = moves;
+  game.result = out.result.empty() ? "*" : out.result;
+  game.tags = {{"Event", settings.event},
+               {"Site", "kibitz match"},
+               {"Date", today()},
+               {"Round", std::to_string(job.number)},
+               {"White", specs[0]->name},
+               {"Black", specs[1]->name},
+               {"Termination", out.termination}};
+  if (limits[0].clock && limits[0].clock->to_string() == (limits[1].clock ? limits[1].clock->to_string() : ""))
+    game.tags.emplace_back("TimeControl", limits[0].clock->pgn());
+  if (!book_.empty()) game.tags.emplace_back("Opening", opening.label);
+  if (!comments.empty() && !out.reason.empty())
+    comments.back() += (comments.back().empty() ? "" : ", ") + out.reason;
+  out.record = chess::to_pgn(game, comments);
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<GameKind> make_chess_kind() { return std::make_unique<ChessKind>(); }
+
+}  // namespace kibitz::match

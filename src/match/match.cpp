@@ -1,0 +1,395 @@
+#include "match/match.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <thread>
+
+#include "core/progress.hpp"
+#include "core/rng.hpp"
+
+namespace kibitz::match {
+
+namespace {
+
+std::vector<GameJob> schedule(const MatchConfig& c, std::size_t openings) {
+  const int opponents = c.gauntlet ? static_cast<int>(c.players.size()) - 1 : 1;
+  const int pairs = (c.games + 1) / 2;
+  std::vector<std::size_t> order(std::max<std::size_t>(openings, 1));
+  std::iota(order.begin(), order.end(), 0);
+  if (c.openings.random_order) {
+    Rng rng(c.seed);
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
+  }
+  std::vector<GameJob> jobs;
+  // Pair by pair across the opponents, so a gauntlet's pairings progress together.
+  for (int p = 0; p < pairs; ++p)
+    for (int o = 1; o <= opponents; ++o)
+      for (int g = 0; g < 2 && 2 * p + g < c.games; ++g) {
+        GameJob job;
+        job.number = static_cast<int>(jobs.size()) + 1;
+        job.pair = p;
+        job.opponent = o;
+        job.seats = g == 0 ? std::array<int, 2>{0, o} : std::array<int, 2>{o, 0};
+        job.opening = order[static_cast<std::size_t>(p) % order.size()];
+        jobs.push_back(job);
+      }
+  return jobs;
+}
+
+void add_faults(SeatStats& total, const SeatStats& s) {
+  total.moves += s.moves;
+  total.max_move_ms = std::max(total.max_move_ms, s.max_move_ms);
+  if (s.min_clock_left_ms >= 0 &&
+      (total.min_clock_left_ms < 0 || s.min_clock_left_ms < total.min_clock_left_ms))
+    total.min_clock_left_ms = s.min_clock_left_ms;
+  // A negative clock left (a forfeit) is the most telling value of all.
+  if (s.min_clock_left_ms < -0.5 && s.time_losses) total.min_clock_left_ms = s.min_clock_left_ms;
+  total.time_losses += s.time_losses;
+  total.illegal_moves += s.illegal_moves;
+  total.crashes += s.crashes;
+}
+
+std::string elo_text(double x) {
+  if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
+  return fmt::format("{:+.1f}", x);
+}
+
+std::string decision_text(SprtDecision d) {
+  switch (d) {
+    case SprtDecision::kAcceptH0:
+      return "H0 accepted";
+    case SprtDecision::kAcceptH1:
+      return "H1 accepted";
+    default:
+      return "continue";
+  }
+}
+
+nlohmann::json number(double x) {
+  if (!std::isfinite(x)) return nullptr;
+  return std::round(x * 10000) / 10000;
+}
+
+}  // namespace
+
+Match::Match(MatchConfig config, std::unique_ptr<GameKind> game)
+    : config_(std::move(config)), game_(std::move(game)) {}
+
+Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto& players = config_.players;
+  if (players.size() < 2) return fail("a match needs at least two players (--engine twice)");
+  if (players.size() > 2 && !config_.gauntlet)
+    return fail("{} players: more than two need --gauntlet (player 1 against each other one)",
+                players.size());
+  if (config_.games < 1) return fail("--games must be at least 1");
+  if (config_.concurrency < 1) return fail("--concurrency must be at least 1");
+  if (config_.sprt && config_.gauntlet) return fail("--sprt needs a match of two players");
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    if (auto ok = game_->check(players[i]); !ok)
+      return with_context(ok.error(), fmt::format("player {} '{}'", i + 1, players[i].name));
+    for (std::size_t j = 0; j < i; ++j)
+      if (players[j].name == players[i].name)
+        return fail("two players are named '{}' (set name=...)", players[i].name);
+  }
+  if (auto ok = game_->load_openings(config_.openings); !ok) return tl::unexpected(ok.error());
+  // Start every player once up front: a wrong command or option fails the match at once
+  // with a clear message instead of forfeiting every game.
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    auto seat = game_->open(players[i], config_.settings);
+    if (!seat)
+      return with_context(seat.error(), fmt::format("player {} '{}'", i + 1, players[i].name));
+  }
+  std::ofstream records;
+  if (!config_.records_file.empty()) {
+    records.open(config_.records_file, std::ios::app);
+    if (!records) return fail("cannot write '{}'", config_.records_file);
+  }
+
+  const auto jobs = schedule(config_, game_->opening_count());
+  MatchReport report;
+  report.game = game_->name();
+  report.scheduled = static_cast<int>(jobs.size());
+  for (const auto& p : players) report.players.push_back({p.name, p.describe(), {}});
+  const int opponents = config_.gauntlet ? static_cast<int>(players.size()) - 1 : 1;
+  for (int o = 1; o <= opponents; ++o) {
+    PairingReport pairing;
+    pairing.opponent = o;
+    report.pairings.push_back(pairing);
+  }
+
+  std::mutex mutex;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> decided{false};
+  std::map<std::pair<int, int>, double> half_pairs;  // (opponent, pair) -> player 1's score
+  Progress progress("match", jobs.size(), stderr, config_.progress);
+  int done_games = 0;
+
+  auto finish_game = [&](const GameJob& job, GameOutcome outcome) {
+    std::lock_guard lock(mutex);
+    auto& pairing = report.pairings[static_cast<std::size_t>(job.opponent - 1)];
+    for (int s = 0; s < 2; ++s)
+      add_faults(report.players[static_cast<std::size_t>(job.seats[s])].faults,
+                 outcome.stats[static_cast<std::size_t>(s)]);
+    if (records.is_open() && !outcome.record.empty()) {
+      records << outcome.record << '\n';
+      records.flush();
+    }
+    outcome.record.clear();
+    const bool counted = outcome.finished() && !stop.load();
+    if (outcome.finished()) {
+      const double score = job.seats[0] == 0 ? outcome.first_score : 1.0 - outcome.first_score;
+      pairing.tally.add_game(score);
+      const auto key = std::make_pair(job.opponent, job.pair);
+      if (auto it = half_pairs.find(key); it != half_pairs.end()) {
+        pairing.tally.add_pair(it->second, score);
+        half_pairs.erase(it);
+      } else {
+        half_pairs.emplace(key, score);
+      }
+      pairing.elo = estimate_elo(pairing.tally);
+      if (config_.sprt) {
+        pairing.sprt = sprt(*config_.sprt, pairing.tally);
+        if (pairing.sprt->decision != SprtDecision::kContinue && !decided.exchange(true))
+          report.stop_reason = fmt::format("SPRT: {} after {} games",
+                                           decision_text(pairing.sprt->decision),
+                                           pairing.tally.games());
+      }
+    } else {
+      ++pairing.unfinished;
+    }
+    if (config_.settings.verbose || !outcome.finished())
+      fmt::print(stderr, "game {} ({} vs {}): {} {{{}}}\n", job.number,
+                 players[static_cast<std::size_t>(job.seats[0])].name,
+                 players[static_cast<std::size_t>(job.seats[1])].name,
+                 outcome.result.empty() ? "*" : outcome.result, outcome.reason);
+    report.games.push_back({job, std::move(outcome)});
+    ++done_games;
+    const std::string line = status_line(pairing, report);
+    progress.update(static_cast<std::uint64_t>(done_games), line);
+    const bool pair_done = half_pairs.count({job.opponent, job.pair}) == 0;
+    if (!progress.enabled() && counted &&
+        ((config_.report_every > 0 && done_games % config_.report_every == 0) ||
+         (config_.sprt && pair_done)))
+      fmt::print(stderr, "[{}/{}] {}\n", done_games, jobs.size(), line);
+  };
+
+  auto worker = [&] {
+    std::map<int, std::unique_ptr<Seat>> seats;
+    for (;;) {
+      if (stop.load() || decided.load()) break;
+      const std::size_t i = next.fetch_add(1);
+      if (i >= jobs.size()) break;
+      const GameJob& job = jobs[i];
+      std::array<Seat*, 2> seat_ptrs{};
+      std::array<std::string, 2> errors;
+      for (int s = 0; s < 2; ++s) {
+        const int p = job.seats[static_cast<std::size_t>(s)];
+        auto& slot = seats[p];
+        if (slot && !slot->healthy()) slot.reset();
+        if (!slot) {
+          auto opened = game_->open(players[static_cast<std::size_t>(p)], config_.settings);
+          if (opened)
+            slot = std::move(*opened);
+          else
+            errors[static_cast<std::size_t>(s)] = opened.error().message;
+        }
+        seat_ptrs[static_cast<std::size_t>(s)] = slot.get();
+      }
+      GameOutcome outcome;
+      if (!seat_ptrs[0] || !seat_ptrs[1]) {
+        // A player that cannot start again (it did at the match's start) loses the game.
+        outcome.termination = "abandoned";
+        if (!seat_ptrs[0] && !seat_ptrs[1]) {
+          outcome.reason = "neither player could start";
+        } else {
+          const int bad = seat_ptrs[0] ? 1 : 0;
+          outcome.first_score = bad == 0 ? 0.0 : 1.0;
+          outcome.fault_seat = bad;
+          outcome.fault = Fault::kCrash;
+          outcome.stats[static_cast<std::size_t>(bad)].crashes = 1;
+          outcome.reason = fmt::format(
+              "{} fails to start: {}",
+              players[static_cast<std::size_t>(job.seats[static_cast<std::size_t>(bad)])].name,
+              errors[static_cast<std::size_t>(bad)]);
+          outcome.result = bad == 0 ? "0-1" : "1-0";
+        }
+      } else {
+        outcome = game_->play(job, seat_ptrs,
+                              {&players[static_cast<std::size_t>(job.seats[0])],
+                               &players[static_cast<std::size_t>(job.seats[1])]},
+                              config_.settings, stop);
+      }
+      finish_game(job, std::move(outcome));
+    }
+  };
+
+  const int threads = std::min<int>(config_.concurrency, static_cast<int>(jobs.size()));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  progress.finish();
+  report.interrupted = stop.load();
+  if (report.interrupted && report.stop_reason.empty()) report.stop_reason = "interrupted";
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+std::string status_line(const PairingReport& p, const MatchReport& report) {
+  const auto& t = p.tally;
+  std::string s = fmt::format("{} vs {}: +{} ={} -{}", report.players[0].name,
+                              report.players[static_cast<std::size_t>(p.opponent)].name, t.wins,
+                              t.draws, t.losses);
+  if (t.games() > 0)
+    s += fmt::format("  {:.1f}%  Elo {} ± {}", 100.0 * t.score(), elo_text(p.elo.elo),
+                     std::isfinite(p.elo.error95) ? fmt::format("{:.1f}", p.elo.error95) : "inf");
+  if (p.sprt)
+    s += fmt::format("  LLR {:.2f} ({:.2f}, {:.2f})", p.sprt->llr, p.sprt->lower, p.sprt->upper);
+  return s;
+}
+
+std::string format_report(const MatchReport& r, const MatchConfig& c) {
+  std::string out;
+  const int finished = std::accumulate(r.pairings.begin(), r.pairings.end(), 0,
+                                       [](int n, const auto& p) {
+                                         return n + static_cast<int>(p.tally.games());
+                                       });
+  out += fmt::format("{} match: {} of {} games finished in {:.1f} s{}\n", r.game, finished,
+                     r.scheduled, r.seconds,
+                     r.stop_reason.empty() ? "" : " (" + r.stop_reason + ")");
+  for (const auto& p : r.pairings) {
+    const auto& t = p.tally;
+    const auto& e = p.elo;
+    out += fmt::format("\n{} vs {}\n", r.players[0].name,
+                       r.players[static_cast<std::size_t>(p.opponent)].name);
+    out += fmt::format("  Games {}  W {}  D {}  L {}", t.games(), t.wins, t.draws, t.losses);
+    if (p.unfinished) out += fmt::format("  (unfinished {})", p.unfinished);
+    out += '\n';
+    if (t.games() == 0) continue;
+    out += fmt::format("  Score {:.1f}%  draw ratio {:.1f}%\n", 100 * e.score,
+                       100 * e.draw_ratio);
+    out += fmt::format("  Elo {} ± {} (95%, {}: {} .. {})  LOS {:.1f}%\n", elo_text(e.elo),
+                       std::isfinite(e.error95) ? fmt::format("{:.1f}", e.error95) : "inf",
+                       e.pentanomial ? "pentanomial" : "trinomial", elo_text(e.lo),
+                       elo_text(e.hi), 100 * e.los);
+    if (t.pairs() > 0)
+      out += fmt::format("  Pairs {}  [LL LD DD/WL WD WW] = [{} {} {} {} {}]\n", t.pairs(),
+                         t.penta[0], t.penta[1], t.penta[2], t.penta[3], t.penta[4]);
+    if (p.sprt && c.sprt)
+      out += fmt::format("  SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3f} ({:.3f}, {:.3f}) {}\n",
+                         c.sprt->elo0, c.sprt->elo1, c.sprt->alpha, c.sprt->beta, p.sprt->llr,
+                         p.sprt->lower, p.sprt->upper, decision_text(p.sprt->decision));
+  }
+  out += "\nplayer            moves  max move ms  min clock ms  time losses  illegal  crashes\n";
+  for (const auto& p : r.players) {
+    const auto& f = p.faults;
+    out += fmt::format("{:<16} {:>6} {:>12.0f} {:>13} {:>12} {:>8} {:>8}\n", p.name, f.moves,
+                       f.max_move_ms,
+                       f.min_clock_left_ms < 0 && f.time_losses == 0
+                           ? std::string("-")
+                           : fmt::format("{:.0f}", f.min_clock_left_ms),
+                       f.time_losses, f.illegal_moves, f.crashes);
+  }
+  return out;
+}
+
+std::string report_json(const MatchReport& r, const MatchConfig& c) {
+  using nlohmann::json;
+  json j;
+  j["game"] = r.game;
+  j["scheduled"] = r.scheduled;
+  j["seconds"] = number(r.seconds);
+  j["interrupted"] = r.interrupted;
+  j["stop_reason"] = r.stop_reason;
+  j["limits"] = c.settings.limits.to_string();
+  j["openings"] = c.openings.file;
+  j["seed"] = c.seed;
+  for (const auto& p : r.players) {
+    const auto& f = p.faults;
+    j["players"].push_back({{"name", p.name},
+                            {"spec", p.description},
+                            {"moves", f.moves},
+                            {"max_move_ms", number(f.max_move_ms)},
+                            {"min_clock_left_ms", f.min_clock_left_ms < 0 && !f.time_losses
+                                                      ? json(nullptr)
+                                                      : number(f.min_clock_left_ms)},
+                            {"time_losses", f.time_losses},
+                            {"illegal_moves", f.illegal_moves},
+                            {"crashes", f.crashes}});
+  }
+  for (const auto& p : r.pairings) {
+    const auto& t = p.tally;
+    json pj = {{"player", r.players[0].name},
+               {"opponent", r.players[static_cast<std::size_t>(p.opponent)].name},
+               {"games", t.games()},
+               {"wins", t.wins},
+               {"draws", t.draws},
+               {"losses", t.losses},
+               {"unfinished", p.unfinished},
+               {"pairs", t.pairs()},
+               {"penta", t.penta}};
+    if (t.games() > 0)
+      pj.update({{"score", number(p.elo.score)},
+                 {"elo", number(p.elo.elo)},
+                 {"elo_lo", number(p.elo.lo)},
+                 {"elo_hi", number(p.elo.hi)},
+                 {"error95", number(p.elo.error95)},
+                 {"model", p.elo.pentanomial ? "pentanomial" : "trinomial"},
+                 {"los", number(p.elo.los)}});
+    if (p.sprt && c.sprt)
+      pj["sprt"] = {{"elo0", c.sprt->elo0},     {"elo1", c.sprt->elo1},
+                    {"alpha", c.sprt->alpha},   {"beta", c.sprt->beta},
+                    {"llr", number(p.sprt->llr)}, {"lower", number(p.sprt->lower)},
+                    {"upper", number(p.sprt->upper)},
+                    {"decision", decision_text(p.sprt->decision)}};
+    j["pairings"].push_back(pj);
+  }
+  j["games"] = json::array();
+  for (const auto& g : r.games) {
+    const auto& o = g.outcome;
+    json gj = {{"number", g.job.number},
+               {"pair", g.job.pair + 1},
+               {"players", {r.players[static_cast<std::size_t>(g.job.seats[0])].name,
+                            r.players[static_cast<std::size_t>(g.job.seats[1])].name}},
+               {"opening", o.opening},
+               {"result", o.result},
+               {"first_score", o.finished() ? json(o.first_score) : json(nullptr)},
+               {"termination", o.termination},
+               {"reason", o.reason},
+               {"plies", o.plies},
+               {"seconds", number(o.seconds)}};
+    if (o.fault != Fault::kNone)
+      gj["fault"] = {
+          {"player", r.players[static_cast<std::size_t>(g.job.seats[static_cast<std::size_t>(
+                                   o.fault_seat)])]
+                         .name},
+          {"kind", fault_name(o.fault)}};
+    j["games"].push_back(gj);
+  }
+  return j.dump(2);
+}
+
+std::string_view fault_name(Fault f) {
+  switch (f) {
+    case Fault::kTime:
+      return "time";
+    case Fault::kIllegal:
+      return "illegal";
+    case Fault::kCrash:
+      return "crash";
+    default:
+      return "none";
+  }
+}
+
+}  // namespace kibitz::match

@@ -1,0 +1,82 @@
+#pragma once
+// `kibitz match`: schedules games between players (two, or player 1 against each other one
+// in a gauntlet), openings shared by pairs of games with the colours reversed, N games at once
+// on worker threads that each keep their own started players, and gathers W/D/L, Elo and
+// SPRT from player 1's point of view, game records and fault counts.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "match/arena.hpp"
+#include "match/stats.hpp"
+
+namespace kibitz::match {
+
+struct MatchConfig {
+  std::vector<PlayerSpec> players;
+  int games = 2;  // per pairing
+  bool gauntlet = false;
+  int concurrency = 1;
+  std::uint64_t seed = 1;
+  OpeningOptions openings;
+  GameSettings settings;
+  std::optional<SprtParams> sprt;  // stops the match once a hypothesis is accepted
+  std::string records_file;        // PGN / SGF records, appended as games finish
+  int report_every = 0;            // a status line on stderr every N games (0: never; with
+                                   // SPRT every finished pair)
+  bool progress = false;           // the live line on stderr
+};
+
+struct PlayerTotals {
+  std::string name;
+  std::string description;
+  SeatStats faults;  // summed over games: time losses, illegal moves, crashes, move times
+};
+
+struct PairingReport {
+  int opponent = 1;
+  Tally tally;  // player 1's view
+  EloEstimate elo{};
+  std::optional<SprtStatus> sprt;
+  int unfinished = 0;
+};
+
+struct GameSummary {
+  GameJob job;
+  GameOutcome outcome;  // record text dropped to keep memory flat
+};
+
+struct MatchReport {
+  std::string game;
+  std::vector<PlayerTotals> players;
+  std::vector<PairingReport> pairings;
+  std::vector<GameSummary> games;  // in the order they finished
+  int scheduled = 0;
+  bool interrupted = false;
+  std::string stop_reason;  // why the match ended early (SPRT decision, interrupt)
+  double seconds = 0;
+};
+
+class Match {
+ public:
+  Match(MatchConfig config, std::unique_ptr<GameKind> game);
+  // Checks every player (starts one copy of each external engine), then plays. Errors: a bad
+  // player or opening file, an unwritable record file.
+  Result<MatchReport> run(const std::atomic<bool>& stop);
+
+ private:
+  MatchConfig config_;
+  std::unique_ptr<GameKind> game_;
+};
+
+// The closing text (stdout) and one-line status (stderr) of a report.
+std::string format_report(const MatchReport& report, const MatchConfig& config);
+std::string status_line(const PairingReport& pairing, const MatchReport& report);
+// The whole report as JSON (config, pairings with Elo / SPRT, players' faults, every game).
+std::string report_json(const MatchReport& report, const MatchConfig& config);
+
+}  // namespace kibitz::match

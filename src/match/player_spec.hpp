@@ -1,0 +1,35 @@
+#pragma once
+// A player of `kibitz match`, from one --engine string of KEY=VALUE words:
+//   name=NAME  cmd=PROGRAM ARGS...  bot=NAME  proto=uci|gtp|gomocup  dir=DIR  stderr=show
+//   option.NAME=VALUE  tc=40/60+0.5  movetime=MS  nodes=N  depth=D
+// Words are split like a shell does (quotes, backslash); the words after cmd= that are not
+// KEY=VALUE with a known key are the program's arguments (arg=WORD adds one verbatim).
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "match/time_control.hpp"
+
+namespace kibitz::match {
+
+struct PlayerSpec {
+  std::string name;
+  std::vector<std::string> command;  // an external engine (argv)
+  std::string bot;                   // or an in-process Kibitz bot
+  std::string protocol;              // empty: the game's own (uci, gtp, gomocup)
+  std::string workdir;
+  bool show_stderr = false;
+  std::vector<std::pair<std::string, std::string>> options;  // option.NAME=VALUE, in order
+  MoveLimits limits;  // empty: the match's limits
+  bool external() const { return !command.empty(); }
+  std::string describe() const;  // "sf (cmd=stockfish option.Hash=16)"
+};
+
+// Shell-like word splitting: spaces separate, '...' and "..." quote, backslash escapes.
+Result<std::vector<std::string>> split_words(std::string_view text);
+
+Result<PlayerSpec> parse_player_spec(std::string_view text);
+
+}  // namespace kibitz::match

@@ -1,0 +1,219 @@
+// `kibitz match` pieces: time controls and clocks, player specs, and whole chess matches
+// between in-process bots and misbehaving external engines (tests/data/engines/fake_uci.sh).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+
+#include "games/chess/pgn.hpp"
+#include "match/match.hpp"
+#include "match/player_spec.hpp"
+#include "match/time_control.hpp"
+
+namespace kibitz::match {
+namespace {
+
+const std::string kFake = std::string(KIBITZ_TEST_DATA) + "/engines/fake_uci.sh";
+
+TEST(MatchTimeControl, ParsesTheUsualForms) {
+  auto a = TimeControl::parse("10+0.1");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->moves, 0);
+  EXPECT_EQ(a->base_ms, 10000);
+  EXPECT_EQ(a->increment_ms, 100);
+  EXPECT_EQ(a->to_string(), "10+0.1");
+  auto b = TimeControl::parse("40/1:30+0.5");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->moves, 40);
+  EXPECT_EQ(b->base_ms, 90000);
+  EXPECT_EQ(b->increment_ms, 500);
+  EXPECT_EQ(b->pgn(), "40/90");
+  EXPECT_EQ(TimeControl::parse("60")->base_ms, 60000);
+  for (const char* bad : {"", "x", "10+", "0", "-5", "40/", "/60", "1:xx", "10+0.1+2"})
+    EXPECT_FALSE(TimeControl::parse(bad)) << bad;
+}
+
+TEST(MatchTimeControl, ClocksChargeIncrementAndRepeatPeriods) {
+  MoveLimits l;
+  l.clock = *TimeControl::parse("2/1+0.5");  // 2 moves in 1 s, +0.5 s a move
+  GameClocks clocks({l, l}, 0, 1000);
+  EXPECT_EQ(clocks.view(0).moves_to_go, 2);
+  EXPECT_EQ(clocks.budget_ms(0), 1000);
+  EXPECT_TRUE(clocks.charge(0, 400));  // 1000 - 400 + 500
+  EXPECT_DOUBLE_EQ(clocks.remaining_ms(0), 1100);
+  EXPECT_EQ(clocks.view(0).moves_to_go, 1);
+  EXPECT_TRUE(clocks.charge(0, 100));  // 1100 - 100 + 500, then the next period's 1000
+  EXPECT_DOUBLE_EQ(clocks.remaining_ms(0), 2500);
+  EXPECT_EQ(clocks.view(0).moves_to_go, 2);
+  EXPECT_EQ(clocks.view(1).remaining_ms[0], 2500);
+  EXPECT_EQ(clocks.view(1).remaining_ms[1], 1000);
+  EXPECT_FALSE(clocks.charge(1, 1000.5));  // past the clock: a forfeit
+}
+
+TEST(MatchTimeControl, FixedLimitsWaitForMovetimePlusTimeout) {
+  MoveLimits l;
+  l.movetime_ms = 200;
+  GameClocks clocks({l, l}, 0, 1000);
+  EXPECT_EQ(clocks.view(0).remaining_ms[0], -1);
+  EXPECT_EQ(clocks.budget_ms(0), 1200);
+  EXPECT_TRUE(clocks.charge(0, 1100));
+  EXPECT_FALSE(clocks.charge(0, 1300));
+}
+
+TEST(MatchPlayerSpec, ParsesWordsOptionsAndArguments) {
+  auto s = parse_player_spec(
+      "name=sf cmd=/usr/games/stockfish --flag 'option.Skill Level=5' option.Hash=64 nodes=500");
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->name, "sf");
+  ASSERT_EQ(s->command.size(), 2u);
+  EXPECT_EQ(s->command[1], "--flag");
+  ASSERT_EQ(s->options.size(), 2u);
+  EXPECT_EQ(s->options[0].first, "Skill Level");
+  EXPECT_EQ(s->options[0].second, "5");
+  EXPECT_EQ(s->limits.nodes, 500u);
+  auto b = parse_player_spec("bot=kibitz");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->name, "kibitz");
+  EXPECT_FALSE(b->external());
+  EXPECT_EQ(parse_player_spec("cmd=/x/y/engine arg=uci")->name, "engine");
+  EXPECT_FALSE(parse_player_spec("name=x"));                // neither cmd nor bot
+  EXPECT_FALSE(parse_player_spec("cmd=a bot=b"));           // both
+  EXPECT_FALSE(parse_player_spec("bot=a frobnicate"));      // stray word
+  EXPECT_FALSE(parse_player_spec("bot=a nodes=-3"));        // bad number
+  EXPECT_FALSE(parse_player_spec("bot=a proto=xboard"));    // unknown protocol
+  EXPECT_FALSE(parse_player_spec("cmd='unterminated"));     // quote
+}
+
+MatchConfig config_for(std::vector<std::string> specs) {
+  MatchConfig c;
+  for (const auto& s : specs) {
+    auto p = parse_player_spec(s);
+    EXPECT_TRUE(p) << s;
+    if (p) c.players.push_back(*p);
+  }
+  c.settings.move_timeout_ms = 2000;
+  c.settings.start_timeout_ms = 3000;
+  return c;
+}
+
+MatchReport play(MatchConfig c) {
+  Match m(std::move(c), make_game_kind("chess"));
+  std::atomic<bool> stop{false};
+  auto r = m.run(stop);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  return r ? *r : MatchReport{};
+}
+
+TEST(MatchChess, StrongerBotWinsAgainstRandom) {
+  auto c = config_for({"name=search bot=kibitz option.Hash=1", "bot=random"});
+  c.settings.limits.depth = 3;
+  c.settings.adjudication.max_moves = 150;
+  c.games = 4;
+  c.concurrency = 2;
+  const auto r = play(c);
+  ASSERT_EQ(r.pairings.size(), 1u);
+  const auto& t = r.pairings[0].tally;
+  EXPECT_EQ(t.games(), 4);
+  EXPECT_EQ(t.pairs(), 2);
+  EXPECT_GE(t.wins, 3);
+  EXPECT_EQ(t.losses, 0);
+  EXPECT_GT(r.pairings[0].elo.elo, 200);
+  for (const auto& g : r.games) EXPECT_EQ(g.outcome.fault, Fault::kNone);
+}
+
+TEST(MatchChess, ColoursAlternateAndRecordsAreValidPgn) {
+  const std::string pgn = ::testing::TempDir() + "match_records.pgn";
+  std::remove(pgn.c_str());
+  auto c = config_for({"name=a bot=random", "name=b bot=random"});
+  c.settings.limits.depth = 1;
+  c.settings.adjudication.max_moves = 30;
+  c.games = 4;
+  c.records_file = pgn;
+  const auto r = play(c);
+  ASSERT_EQ(r.games.size(), 4u);
+  int a_white = 0;
+  for (const auto& g : r.games) a_white += g.job.seats[0] == 0;
+  EXPECT_EQ(a_white, 2);
+  std::ifstream in(pgn);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto games = chess::parse_pgn(text.str());
+  ASSERT_TRUE(games) << games.error().message;
+  ASSERT_EQ(games->size(), 4u);
+  for (const auto& g : *games) EXPECT_NE(g.result, "*");
+}
+
+struct FaultCase {
+  const char* mode;
+  Fault fault;
+  const char* reason;
+};
+
+class MatchFaults : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(MatchFaults, BadEngineLosesWithTheReason) {
+  const auto& f = GetParam();
+  auto c = config_for({"bot=random", "name=fake cmd=sh " + kFake + " " + f.mode});
+  if (f.fault == Fault::kTime)
+    c.settings.limits.clock = *TimeControl::parse("0.3");
+  else
+    c.settings.limits.depth = 1;
+  c.games = 2;
+  const auto r = play(c);
+  const auto& t = r.pairings[0].tally;
+  EXPECT_EQ(t.wins, 2) << f.mode;  // the random bot wins both games
+  ASSERT_EQ(r.games.size(), 2u);
+  for (const auto& g : r.games) {
+    EXPECT_EQ(g.outcome.fault, f.fault);
+    const int fake_seat = g.job.seats[0] == 1 ? 0 : 1;
+    EXPECT_EQ(g.outcome.fault_seat, fake_seat);
+    EXPECT_NE(g.outcome.reason.find(f.reason), std::string::npos) << g.outcome.reason;
+  }
+  const auto& faults = r.players[1].faults;
+  EXPECT_EQ(faults.time_losses + faults.illegal_moves + faults.crashes, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, MatchFaults,
+    ::testing::Values(FaultCase{"illegal", Fault::kIllegal, "illegal move 'e1e8'"},
+                      FaultCase{"crash", Fault::kCrash, "exited with status 3"},
+                      FaultCase{"slow", Fault::kTime, "loses on time"},
+                      FaultCase{"silent", Fault::kTime, "loses on time"}),
+    [](const auto& param_info) { return std::string(param_info.param.mode); });
+
+TEST(MatchChess, BadPlayersFailBeforeAnyGame) {
+  std::atomic<bool> stop{false};
+  auto run = [&](std::vector<std::string> specs) {
+    auto c = config_for(specs);
+    c.settings.limits.depth = 1;
+    c.settings.start_timeout_ms = 500;
+    Match m(std::move(c), make_game_kind("chess"));
+    auto r = m.run(stop);
+    return r ? std::string() : r.error().message;
+  };
+  EXPECT_NE(run({"bot=random", "cmd=/nonexistent/engine"}).find("cannot run"), std::string::npos);
+  EXPECT_NE(run({"bot=random", "cmd=sh " + kFake + " mute"}).find("no uciok"), std::string::npos);
+  EXPECT_NE(run({"bot=random", "cmd=sh " + kFake + " illegal option.Foo=1"}).find("no UCI option 'Foo'"),
+            std::string::npos);
+  EXPECT_NE(run({"bot=random", "bot=nosuchbot"}).find("no chess bot"), std::string::npos);
+  EXPECT_NE(run({"bot=random", "bot=kibitz option.nonsense=true"}).find("no option"),
+            std::string::npos);
+  EXPECT_NE(run({"bot=random", "bot=random"}).find("named"), std::string::npos);
+}
+
+TEST(MatchChess, SprtStopsOnceDecided) {
+  auto c = config_for({"name=search bot=kibitz option.Hash=1", "bot=random"});
+  c.settings.limits.depth = 2;
+  c.settings.adjudication.max_moves = 100;
+  c.games = 200;
+  c.sprt = SprtParams{0, 100, 0.05, 0.05};
+  const auto r = play(c);
+  ASSERT_TRUE(r.pairings[0].sprt);
+  EXPECT_EQ(r.pairings[0].sprt->decision, SprtDecision::kAcceptH1);
+  EXPECT_LT(r.pairings[0].tally.games(), 200);
+  EXPECT_NE(r.stop_reason.find("H1 accepted"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kibitz::match
