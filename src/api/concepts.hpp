@@ -82,11 +82,16 @@ concept Symmetric = Game<G> && requires(const G& s) {
   { G::kNumSymmetries } -> std::convertible_to<int>;
 };
 
-// Threat-space search: moves that make a threat, and moves that answer the opponent's.
+// Threat-space search (VCF / VCT): forcing moves, the answers to them, and the two questions
+// every node asks — can the side to move win at once, and can its opponent?
 template <class G>
-concept ThreatGame = Game<G> && requires(const G& s, MoveList<G>& buf) {
-  { s.threat_moves(buf) } -> std::convertible_to<std::size_t>;
-  { s.defence_moves(buf) } -> std::convertible_to<std::size_t>;
+concept ThreatGame = Undoable<G> && requires(const G& s, MoveList<G>& buf) {
+  { s.four_moves(buf) } -> std::convertible_to<std::size_t>;     // threats to win next move
+  { s.threat_moves(buf) } -> std::convertible_to<std::size_t>;   // fours and free threes
+  { s.defence_moves(buf) } -> std::convertible_to<std::size_t>;  // answers to the opponent's
+  { s.winning_move() } -> std::same_as<typename G::Move>;        // wins at once, or none()
+  { s.opponent_can_win() } -> std::same_as<bool>;  // the opponent has a winning move now
+  { s.winner() } -> std::convertible_to<int>;      // at a terminal state: seat, or -1 (draw)
 };
 
 // Chance nodes: at a chance node current_player() is kChancePlayer and the outcomes carry

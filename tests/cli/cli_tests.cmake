@@ -70,3 +70,10 @@ kibitz_cli_test(match_bad_tc ARGS match --engine bot=kibitz --engine bot=random 
   MATCH "^kibitz: error: --tc: bad seconds 'x'")
 kibitz_cli_test(match_bad_book ARGS match --engine bot=kibitz --engine bot=random --depth 1
   --openings /nonexistent/book.pgn MATCH "^kibitz: error: cannot read '/nonexistent/book.pgn'\n$")
+# Kibitz's own UCI engine as an external process against an opponent that answers at once:
+# no illegal move, crash or time loss (once a stale duplicated "bestmove" from a cin/cout
+# tie race made every reply one move late).
+kibitz_cli_test(match_uci_fast_opponent ARGS match
+  --engine "name=uci cmd=$<TARGET_FILE:kibitz> uci option.Hash=1" --engine bot=random
+  --tc 1+0.02 --games 4 --max-moves 40 --no-progress
+  MATCH "\nuci +[0-9]+ +[0-9]+ +[0-9]+ +0 +0 +0\n")

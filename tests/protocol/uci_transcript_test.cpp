@@ -64,6 +64,16 @@ std::string last_matching(const std::vector<std::string>& lines, const std::stri
   return found;
 }
 
+TEST(UciTranscript, InputIsUntiedFromOutput) {
+  // A tied input stream flushes the output on every read, from the reading thread and outside
+  // the session's lock: the search thread's lines could be written twice.
+  std::istringstream in("quit\n");
+  std::ostringstream out;
+  in.tie(&out);
+  Session session(in, out);
+  EXPECT_EQ(in.tie(), nullptr);
+}
+
 TEST(UciTranscript, Handshake) {
   const auto out = transcript("uci\nisready\nquit\n");
   ASSERT_GE(out.size(), 4u);

@@ -75,7 +75,12 @@ std::string format_info(const search::PvInfo<chess::Move>& info) {
   return line;
 }
 
-Session::Session(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
+Session::Session(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+  // std::cin is tied to std::cout: every read would flush the output from the reading thread,
+  // outside out_mutex_, racing the search thread's lines (seen as a duplicated "bestmove"
+  // when the next command follows the answer at once). send() flushes under the lock.
+  in_.tie(nullptr);
+}
 
 void Session::send(std::string_view line) {
   std::lock_guard lock(out_mutex_);

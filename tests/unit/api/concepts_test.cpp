@@ -73,9 +73,15 @@ struct WithSymmetry : Base {
 struct SymmetryWithoutCount : Base {
   std::uint64_t sym_hash() const { return 0; }
 };
-struct WithThreats : Base {
+struct ThreatsWithoutWinQueries : WithUndo {
+  std::size_t four_moves(FixedVector<int, 4>&) const { return 0; }
   std::size_t threat_moves(FixedVector<int, 4>&) const { return 0; }
   std::size_t defence_moves(FixedVector<int, 4>&) const { return 0; }
+};
+struct WithThreats : ThreatsWithoutWinQueries {
+  int winning_move() const { return 0; }
+  bool opponent_can_win() const { return false; }
+  int winner() const { return -1; }
 };
 struct WithChance : Base {
   bool is_chance_node() const { return false; }
@@ -139,6 +145,7 @@ TEST(Concepts, Symmetric) {
 
 TEST(Concepts, ThreatGame) {
   static_assert(ThreatGame<WithThreats>);
+  static_assert(!ThreatGame<ThreatsWithoutWinQueries>);
   static_assert(!ThreatGame<Base>);
 }
 
