@@ -8,7 +8,8 @@
 #include "games/chess/pgn.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto games = kibitz::chess::parse_pgn(std::string_view(reinterpret_cast<const char*>(data), size));
+  auto games =
+      kibitz::chess::parse_pgn(std::string_view(reinterpret_cast<const char*>(data), size));
   kibitz::fuzz::require_one_line_error(games);
   if (!games) return 0;
   for (auto& g : *games) {

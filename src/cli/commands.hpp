@@ -19,6 +19,8 @@ Runner add_uci(CLI::App& root);
 Runner add_bench(CLI::App& root);
 Runner add_selfplay(CLI::App& root);
 Runner add_match(CLI::App& root);
+Runner add_gomocup(CLI::App& root);
+Runner add_gomoku(CLI::App& root);
 
 // Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
 int report_error(const std::string& message, int status = 1);

@@ -1,6 +1,7 @@
 // kibitz: one program, one subcommand per job. Usage errors print one line and exit 2.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,13 +37,22 @@ int main(int argc, char** argv) {
       {"perft", cli::add_perft(app)},       {"tune", cli::add_tune(app)},
       {"uci", cli::add_uci(app)},           {"bench", cli::add_bench(app)},
       {"selfplay", cli::add_selfplay(app)}, {"match", cli::add_match(app)},
+      {"gomocup", cli::add_gomocup(app)},   {"gomoku", cli::add_gomoku(app)},
   };
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.
   app.allow_extras();
 
+  // Gomocup managers start engines named pbrain-*: under that name the program is the
+  // Gomocup engine (`kibitz gomocup` with the options given).
+  std::vector<std::string> args(argv + 1, argv + argc);
+  const std::string self = argc > 0 ? argv[0] : "kibitz";
+  if (self.size() >= 13 && self.substr(self.size() - 13) == "pbrain-kibitz")
+    args.insert(args.begin(), "gomocup");
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last-first
+
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -33,7 +33,8 @@ struct MatchArgs {
   match::MatchConfig config;
 };
 
-constexpr const char* kExamples = R"(Players (--engine, once per player; KEY=VALUE words, quoted like a shell):
+constexpr const char* kExamples =
+    R"(Players (--engine, once per player; KEY=VALUE words, quoted like a shell):
   cmd=PROGRAM ARGS...   an external engine (UCI for chess); words after cmd= that are not
                         KEY=VALUE are its arguments, arg=WORD adds one verbatim
   bot=NAME              an in-process Kibitz bot; chess: kibitz (the full engine), plain
@@ -71,13 +72,9 @@ Examples:
       --engine bot=kibitz --engine bot=plain --engine bot=random)";
 
 int run_match(MatchArgs& a) {
-  auto game = match::make_game_kind(a.game);
-  if (!game) {
-    std::string known;
-    for (const auto& n : match::game_kind_names()) known += (known.empty() ? "" : ", ") + n;
-    return report_error(fmt::format("--game: unknown game '{}' (known: {})", a.game, known), 2);
-  }
   auto& c = a.config;
+  auto game = match::make_game_kind(a.game, c.settings);
+  if (!game) return report_error(fmt::format("--game: {}", game.error().message), 2);
   for (const auto& text : a.engines) {
     auto spec = match::parse_player_spec(text);
     if (!spec) return report_error(fmt::format("--engine: {}", spec.error().message), 2);
@@ -95,8 +92,7 @@ int run_match(MatchArgs& a) {
     for (const auto& p : c.players)
       if (p.limits.empty())
         return report_error(
-            fmt::format("no limit for '{}': give --tc, --movetime, --nodes or --depth", p.name),
-            2);
+            fmt::format("no limit for '{}': give --tc, --movetime, --nodes or --depth", p.name), 2);
   if (!a.sprt.empty()) {
     match::SprtParams p;
     if (std::sscanf(a.sprt.c_str(), "%lf,%lf", &p.elo0, &p.elo1) != 2 || p.elo0 >= p.elo1)
@@ -110,13 +106,13 @@ int run_match(MatchArgs& a) {
   }
   c.progress = a.progress || (!a.no_progress && isatty(STDERR_FILENO));
 
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  match::Match m(c, std::move(game));
+  match::Match m(c, std::move(*game));
   auto report = m.run(g_interrupted);
   if (!report) return report_error(report.error().message, 1);
   fmt::print("{}", match::format_report(*report, c));
@@ -135,7 +131,11 @@ Runner add_match(CLI::App& root) {
   auto* cmd = root.add_subcommand(
       "match", "Play games between engines (external or in-process) and measure Elo / SPRT");
   cmd->footer(kExamples);
-  cmd->add_option("--game", a->game, "the game: chess")->capture_default_str();
+  cmd->add_option("--game", a->game, "the game: chess, gomoku")->capture_default_str();
+  cmd->add_option("--board-size", a->config.settings.board_size,
+                  "gomoku: 15..20 (default 15, 19 for the capture rule)");
+  cmd->add_option("--rule", a->config.settings.rule,
+                  "gomoku: freestyle (default), exact5, renju, capture");
   cmd->add_option("--engine,-e", a->engines, "a player (see below); at least two")
       ->required()
       ->expected(1)
@@ -149,8 +149,9 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--movetime", a->movetime, "fixed time per move, ms");
   cmd->add_option("--nodes", a->nodes, "fixed nodes per move");
   cmd->add_option("--depth", a->depth, "fixed depth per move");
-  cmd->add_option("--openings", a->config.openings.file, "opening book: EPD or PGN (chess)");
-  cmd->add_option("--openings-format", a->config.openings.format, "auto, epd, pgn")
+  cmd->add_option("--openings", a->config.openings.file,
+                  "opening book: EPD or PGN (chess), offset lists x,y,... (gomoku)");
+  cmd->add_option("--openings-format", a->config.openings.format, "auto, epd, pgn, offset")
       ->capture_default_str();
   cmd->add_option("--plies", a->config.openings.plies, "cut book lines to this many plies");
   cmd->add_flag("--random-openings", a->config.openings.random_order,

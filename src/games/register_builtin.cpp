@@ -1,8 +1,12 @@
 #include "api/registry.hpp"
 #include "games/chess/chess_game.hpp"
+#include "games/gomoku/gomoku_game.hpp"
 
 namespace kibitz {
 
-void register_builtin_games(Registry& registry) { registry.add(chess::chess_game_entry()); }
+void register_builtin_games(Registry& registry) {
+  registry.add(chess::chess_game_entry());
+  registry.add(gomoku::gomoku_game_entry());
+}
 
 }  // namespace kibitz

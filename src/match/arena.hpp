@@ -36,11 +36,15 @@ struct OpeningOptions {
 struct GameSettings {
   MoveLimits limits;  // the match's limits (a player's own limits replace them)
   std::int64_t grace_ms = 0;
-  std::int64_t move_timeout_ms = 60'000;  // wait for a move when no clock runs
+  std::int64_t move_timeout_ms = 60'000;   // wait for a move when no clock runs
   std::int64_t start_timeout_ms = 10'000;  // handshake of an external engine
   Adjudication adjudication;
   std::string event = "kibitz match";
   bool verbose = false;  // every move on stderr
+  // Board games: the board size (0 = the game's default) and the rule set by name
+  // (gomoku: freestyle, exact5, renju, capture; empty = the game's default).
+  int board_size = 0;
+  std::string rule;
 };
 
 enum class Fault { kNone, kTime, kIllegal, kCrash };
@@ -54,10 +58,11 @@ struct SeatStats {
 };
 
 struct GameJob {
-  int number = 0;    // 1-based, in schedule order
-  int pair = 0;      // games 2k-1 and 2k share an opening with the colours reversed
-  int opponent = 1;  // index of the player facing player 0 (gauntlet), else 1
-  std::array<int, 2> seats{0, 1};  // player indices: seats[0] moves first (White, Black, ...)
+  int number = 0;                  // 1-based, in schedule order
+  int pair = 0;                    // games 2k-1 and 2k share an opening with the colours reversed
+  int opponent = 1;                // index of the player facing player 0 (gauntlet), else 1
+  std::array<int, 2> seats{0, 1};  // player indices: seats[0] plays the first colour (chess
+                                   // White, gomoku and Go Black)
   std::size_t opening = 0;
 };
 
@@ -103,8 +108,10 @@ class GameKind {
                            const std::atomic<bool>& stop) const = 0;
 };
 
-// The games `kibitz match` knows, by name ("chess"); nullptr for an unknown name.
-std::unique_ptr<GameKind> make_game_kind(std::string_view name);
+// The games `kibitz match` knows, by name ("chess", "gomoku"), set up for the settings' board
+// size and rule; an error for an unknown name or a bad setting.
+Result<std::unique_ptr<GameKind>> make_game_kind(std::string_view name,
+                                                 const GameSettings& settings);
 std::vector<std::string> game_kind_names();
 
 }  // namespace kibitz::match

@@ -35,10 +35,10 @@ struct ChessGo {
 
 struct ChessReply {
   enum class Status { kMove, kTimeout, kCrash, kStopped } status = Status::kMove;
-  std::string move;                // UCI notation as the player sent it
-  std::optional<int> score_cp;     // mover's view; mates as +-(kMateScore - plies)
-  std::string comment;             // "+0.35/12" for the PGN
-  std::string error;               // crash / timeout detail
+  std::string move;             // UCI notation as the player sent it
+  std::optional<int> score_cp;  // mover's view; mates as +-(kMateScore - plies)
+  std::string comment;          // "+0.35/12" for the PGN
+  std::string error;            // crash / timeout detail
   double elapsed_ms = 0;
 };
 
@@ -58,8 +58,8 @@ class ChessSeat : public Seat {
  public:
   virtual Result<void> new_game(std::uint64_t game_seed) = 0;
   virtual ChessReply go(const chess::Position& start, const std::vector<chess::Move>& moves,
-                        const chess::Position& now, const ChessGo& request,
-                        std::int64_t budget_ms, const std::atomic<bool>& stop) = 0;
+                        const chess::Position& now, const ChessGo& request, std::int64_t budget_ms,
+                        const std::atomic<bool>& stop) = 0;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -106,9 +106,8 @@ class UciSeat final : public ChessSeat {
                 const chess::Position& now, const ChessGo& request, std::int64_t budget_ms,
                 const std::atomic<bool>& stop) override {
     ChessReply reply;
-    std::string position = start.fen() == chess::kStartFen
-                               ? std::string("position startpos")
-                               : "position fen " + start.fen();
+    std::string position = start.fen() == chess::kStartFen ? std::string("position startpos")
+                                                           : "position fen " + start.fen();
     if (!moves.empty()) {
       position += " moves";
       for (auto m : moves) position += " " + chess::to_uci(m);
@@ -116,9 +115,9 @@ class UciSeat final : public ChessSeat {
     std::string go = "go";
     const auto& c = request.clock;
     if (c.remaining_ms[0] >= 0 || c.remaining_ms[1] >= 0) {
-      go += fmt::format(" wtime {} btime {} winc {} binc {}", std::max<std::int64_t>(0, c.remaining_ms[0]),
-                        std::max<std::int64_t>(0, c.remaining_ms[1]), c.increment_ms[0],
-                        c.increment_ms[1]);
+      go += fmt::format(
+          " wtime {} btime {} winc {} binc {}", std::max<std::int64_t>(0, c.remaining_ms[0]),
+          std::max<std::int64_t>(0, c.remaining_ms[1]), c.increment_ms[0], c.increment_ms[1]);
       if (c.moves_to_go) go += fmt::format(" movestogo {}", c.moves_to_go);
     }
     if (request.limits.nodes) go += fmt::format(" nodes {}", request.limits.nodes);
@@ -203,8 +202,7 @@ class UciSeat final : public ChessSeat {
     const auto status = process_->read_line(line, Clock::now() + std::chrono::milliseconds(ms));
     if (status == Subprocess::Read::kLine) return line;
     healthy_ = false;
-    if (status == Subprocess::Read::kTimeout)
-      return fail("no {} within {} ms", what, ms);
+    if (status == Subprocess::Read::kTimeout) return fail("no {} within {} ms", what, ms);
     return fail("the engine exited before {} ({})", what, process_->terminate());
   }
   Result<void> broken(std::string_view what) {
@@ -265,9 +263,8 @@ class BotSeat final : public ChessSeat {
     if (engine_) engine_->new_game();
     return {};
   }
-  ChessReply go(const chess::Position&, const std::vector<chess::Move>&,
-                const chess::Position& now, const ChessGo& request, std::int64_t,
-                const std::atomic<bool>&) override {
+  ChessReply go(const chess::Position&, const std::vector<chess::Move>&, const chess::Position& now,
+                const ChessGo& request, std::int64_t, const std::atomic<bool>&) override {
     ChessReply reply;
     const auto t0 = Clock::now();
     if (kind_ == Kind::kRandom) {
@@ -330,9 +327,10 @@ Result<search::SearchOptions> bot_options(const PlayerSpec& spec, std::size_t& h
       overhead = *v;
     } else if (value == "true" || value == "false") {
       if (!o.set(name, value == "true"))
-        return fail("bot {} has no option '{}' (Hash, Threads, Move Overhead, or a search "
-                    "technique: see `kibitz uci` options)",
-                    spec.bot, name);
+        return fail(
+            "bot {} has no option '{}' (Hash, Threads, Move Overhead, or a search "
+            "technique: see `kibitz uci` options)",
+            spec.bot, name);
     } else {
       return fail("bot {} has no option '{}' with value '{}'", spec.bot, name, value);
     }
@@ -368,9 +366,10 @@ class ChessKind final : public GameKind {
       const std::string ext = dot == std::string::npos ? "" : o.file.substr(dot + 1);
       format = ext == "pgn" ? "pgn" : ext == "epd" || ext == "fen" ? "epd" : "";
       if (format.empty())
-        return fail("{}: cannot tell the opening format from the name (use --openings-format "
-                    "epd|pgn)",
-                    o.file);
+        return fail(
+            "{}: cannot tell the opening format from the name (use --openings-format "
+            "epd|pgn)",
+            o.file);
     }
     if (format == "epd") {
       auto records = chess::load_epd_file(o.file);
@@ -433,8 +432,8 @@ class ChessKind final : public GameKind {
     }
     ProcessOptions po;
     po.workdir = spec.workdir;
-    po.stderr_mode = spec.show_stderr ? ProcessOptions::Stderr::kInherit
-                                      : ProcessOptions::Stderr::kDiscard;
+    po.stderr_mode =
+        spec.show_stderr ? ProcessOptions::Stderr::kInherit : ProcessOptions::Stderr::kDiscard;
     auto process = Subprocess::spawn(spec.command, po);
     if (!process) return tl::unexpected(process.error());
     auto seat = std::make_unique<UciSeat>(std::move(*process), settings.start_timeout_ms);
@@ -477,9 +476,10 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   const char* side_name[2] = {"White", "Black"};
   auto end = [&](double white_score, std::string termination, std::string reason) {
     out.first_score = white_score;
-    out.result = white_score > 0.75 ? "1-0" : white_score < 0.25 ? "0-1"
-                 : white_score >= 0 ? "1/2-1/2"
-                                    : "*";
+    out.result = white_score > 0.75   ? "1-0"
+                 : white_score < 0.25 ? "0-1"
+                 : white_score >= 0   ? "1/2-1/2"
+                                      : "*";
     out.termination = std::move(termination);
     out.reason = std::move(reason);
   };
@@ -487,8 +487,9 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     out.fault_seat = side;
     out.fault = fault;
     auto& st = out.stats[side];
-    (fault == Fault::kTime ? st.time_losses : fault == Fault::kIllegal ? st.illegal_moves
-                                                                       : st.crashes)++;
+    (fault == Fault::kTime      ? st.time_losses
+     : fault == Fault::kIllegal ? st.illegal_moves
+                                : st.crashes)++;
     end(side == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
   };
 
@@ -509,7 +510,10 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   while (!out.finished()) {
     if (const auto o = pos.outcome(); o != chess::Outcome::kOngoing) {
       const auto r = pos.returns();
-      end(r[0] > 0 ? 1.0 : r[0] < 0 ? 0.0 : 0.5, "normal",
+      end(r[0] > 0   ? 1.0
+          : r[0] < 0 ? 0.0
+                     : 0.5,
+          "normal",
           o == chess::Outcome::kCheckmate
               ? fmt::format("{} mates", side_name[pos.side_to_move() == chess::kWhite ? 1 : 0])
               : std::string(chess::outcome_name(o)));
@@ -523,8 +527,7 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     auto* seat = static_cast<ChessSeat*>(seats[side]);
     const ChessGo request{clocks.view(side), limits[side]};
     const double before = clocks.remaining_ms(side);
-    const auto reply =
-        seat->go(opening.start, moves, pos, request, clocks.budget_ms(side), stop);
+    const auto reply = seat->go(opening.start, moves, pos, request, clocks.budget_ms(side), stop);
     auto& st = out.stats[side];
     if (reply.status == ChessReply::Status::kStopped) {
       end(-1, "unterminated", "match interrupted");
@@ -555,17 +558,17 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     auto move = chess::parse_uci(pos, reply.move);
     if (!move || !pos.is_legal(*move)) {
       forfeit(side, Fault::kIllegal, "rules infraction",
-              fmt::format("{} ({}) plays an illegal move '{}'", side_name[side],
-                          specs[side]->name, reply.move.empty() ? "(none)" : reply.move));
+              fmt::format("{} ({}) plays an illegal move '{}'", side_name[side], specs[side]->name,
+                          reply.move.empty() ? "(none)" : reply.move));
       break;
     }
     if (settings.verbose)
       fmt::print(stderr, "game {} {} {}{} {} ({}, {:.0f} ms)\n", job.number, specs[side]->name,
                  pos.fullmove_number(), side == 0 ? "." : "...", chess::to_san(pos, *move),
                  reply.comment, reply.elapsed_ms);
-    comments.push_back(reply.comment.empty() ? fmt::format("{:.3f}s", reply.elapsed_ms / 1000)
-                                             : fmt::format("{} {:.3f}s", reply.comment,
-                                                           reply.elapsed_ms / 1000));
+    comments.push_back(reply.comment.empty()
+                           ? fmt::format("{:.3f}s", reply.elapsed_ms / 1000)
+                           : fmt::format("{} {:.3f}s", reply.comment, reply.elapsed_ms / 1000));
     moves.push_back(*move);
     pos.apply(*move);
     ++engine_plies;
@@ -611,7 +614,8 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                {"White", specs[0]->name},
                {"Black", specs[1]->name},
                {"Termination", out.termination}};
-  if (limits[0].clock && limits[0].clock->to_string() == (limits[1].clock ? limits[1].clock->to_string() : ""))
+  if (limits[0].clock &&
+      limits[0].clock->to_string() == (limits[1].clock ? limits[1].clock->to_string() : ""))
     game.tags.emplace_back("TimeControl", limits[0].clock->pgn());
   if (!book_.empty()) game.tags.emplace_back("Opening", opening.label);
   if (!comments.empty() && !out.reason.empty())

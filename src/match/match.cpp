@@ -159,9 +159,9 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
       if (config_.sprt) {
         pairing.sprt = sprt(*config_.sprt, pairing.tally);
         if (pairing.sprt->decision != SprtDecision::kContinue && !decided.exchange(true))
-          report.stop_reason = fmt::format("SPRT: {} after {} games",
-                                           decision_text(pairing.sprt->decision),
-                                           pairing.tally.games());
+          report.stop_reason =
+              fmt::format("SPRT: {} after {} games", decision_text(pairing.sprt->decision),
+                          pairing.tally.games());
       }
     } else {
       ++pairing.unfinished;
@@ -240,8 +240,7 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
   progress.finish();
   report.interrupted = stop.load();
   if (report.interrupted && report.stop_reason.empty()) report.stop_reason = "interrupted";
-  report.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
 }
 
@@ -260,13 +259,12 @@ std::string status_line(const PairingReport& p, const MatchReport& report) {
 
 std::string format_report(const MatchReport& r, const MatchConfig& c) {
   std::string out;
-  const int finished = std::accumulate(r.pairings.begin(), r.pairings.end(), 0,
-                                       [](int n, const auto& p) {
-                                         return n + static_cast<int>(p.tally.games());
-                                       });
-  out += fmt::format("{} match: {} of {} games finished in {:.1f} s{}\n", r.game, finished,
-                     r.scheduled, r.seconds,
-                     r.stop_reason.empty() ? "" : " (" + r.stop_reason + ")");
+  const int finished =
+      std::accumulate(r.pairings.begin(), r.pairings.end(), 0,
+                      [](int n, const auto& p) { return n + static_cast<int>(p.tally.games()); });
+  out +=
+      fmt::format("{} match: {} of {} games finished in {:.1f} s{}\n", r.game, finished,
+                  r.scheduled, r.seconds, r.stop_reason.empty() ? "" : " (" + r.stop_reason + ")");
   for (const auto& p : r.pairings) {
     const auto& t = p.tally;
     const auto& e = p.elo;
@@ -276,29 +274,28 @@ std::string format_report(const MatchReport& r, const MatchConfig& c) {
     if (p.unfinished) out += fmt::format("  (unfinished {})", p.unfinished);
     out += '\n';
     if (t.games() == 0) continue;
-    out += fmt::format("  Score {:.1f}%  draw ratio {:.1f}%\n", 100 * e.score,
-                       100 * e.draw_ratio);
+    out += fmt::format("  Score {:.1f}%  draw ratio {:.1f}%\n", 100 * e.score, 100 * e.draw_ratio);
     out += fmt::format("  Elo {} ± {} (95%, {}: {} .. {})  LOS {:.1f}%\n", elo_text(e.elo),
                        std::isfinite(e.error95) ? fmt::format("{:.1f}", e.error95) : "inf",
-                       e.pentanomial ? "pentanomial" : "trinomial", elo_text(e.lo),
-                       elo_text(e.hi), 100 * e.los);
+                       e.pentanomial ? "pentanomial" : "trinomial", elo_text(e.lo), elo_text(e.hi),
+                       100 * e.los);
     if (t.pairs() > 0)
       out += fmt::format("  Pairs {}  [LL LD DD/WL WD WW] = [{} {} {} {} {}]\n", t.pairs(),
                          t.penta[0], t.penta[1], t.penta[2], t.penta[3], t.penta[4]);
     if (p.sprt && c.sprt)
-      out += fmt::format("  SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3f} ({:.3f}, {:.3f}) {}\n",
-                         c.sprt->elo0, c.sprt->elo1, c.sprt->alpha, c.sprt->beta, p.sprt->llr,
-                         p.sprt->lower, p.sprt->upper, decision_text(p.sprt->decision));
+      out +=
+          fmt::format("  SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3f} ({:.3f}, {:.3f}) {}\n",
+                      c.sprt->elo0, c.sprt->elo1, c.sprt->alpha, c.sprt->beta, p.sprt->llr,
+                      p.sprt->lower, p.sprt->upper, decision_text(p.sprt->decision));
   }
   out += "\nplayer            moves  max move ms  min clock ms  time losses  illegal  crashes\n";
   for (const auto& p : r.players) {
     const auto& f = p.faults;
-    out += fmt::format("{:<16} {:>6} {:>12.0f} {:>13} {:>12} {:>8} {:>8}\n", p.name, f.moves,
-                       f.max_move_ms,
-                       f.min_clock_left_ms < 0 && f.time_losses == 0
-                           ? std::string("-")
-                           : fmt::format("{:.0f}", f.min_clock_left_ms),
-                       f.time_losses, f.illegal_moves, f.crashes);
+    out += fmt::format(
+        "{:<16} {:>6} {:>12.0f} {:>13} {:>12} {:>8} {:>8}\n", p.name, f.moves, f.max_move_ms,
+        f.min_clock_left_ms < 0 && f.time_losses == 0 ? std::string("-")
+                                                      : fmt::format("{:.0f}", f.min_clock_left_ms),
+        f.time_losses, f.illegal_moves, f.crashes);
   }
   return out;
 }
@@ -316,16 +313,16 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
   j["seed"] = c.seed;
   for (const auto& p : r.players) {
     const auto& f = p.faults;
-    j["players"].push_back({{"name", p.name},
-                            {"spec", p.description},
-                            {"moves", f.moves},
-                            {"max_move_ms", number(f.max_move_ms)},
-                            {"min_clock_left_ms", f.min_clock_left_ms < 0 && !f.time_losses
-                                                      ? json(nullptr)
-                                                      : number(f.min_clock_left_ms)},
-                            {"time_losses", f.time_losses},
-                            {"illegal_moves", f.illegal_moves},
-                            {"crashes", f.crashes}});
+    j["players"].push_back(
+        {{"name", p.name},
+         {"spec", p.description},
+         {"moves", f.moves},
+         {"max_move_ms", number(f.max_move_ms)},
+         {"min_clock_left_ms",
+          f.min_clock_left_ms < 0 && !f.time_losses ? json(nullptr) : number(f.min_clock_left_ms)},
+         {"time_losses", f.time_losses},
+         {"illegal_moves", f.illegal_moves},
+         {"crashes", f.crashes}});
   }
   for (const auto& p : r.pairings) {
     const auto& t = p.tally;
@@ -347,11 +344,11 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
                  {"model", p.elo.pentanomial ? "pentanomial" : "trinomial"},
                  {"los", number(p.elo.los)}});
     if (p.sprt && c.sprt)
-      pj["sprt"] = {{"elo0", c.sprt->elo0},     {"elo1", c.sprt->elo1},
-                    {"alpha", c.sprt->alpha},   {"beta", c.sprt->beta},
-                    {"llr", number(p.sprt->llr)}, {"lower", number(p.sprt->lower)},
-                    {"upper", number(p.sprt->upper)},
-                    {"decision", decision_text(p.sprt->decision)}};
+      pj["sprt"] = {
+          {"elo0", c.sprt->elo0},           {"elo1", c.sprt->elo1},
+          {"alpha", c.sprt->alpha},         {"beta", c.sprt->beta},
+          {"llr", number(p.sprt->llr)},     {"lower", number(p.sprt->lower)},
+          {"upper", number(p.sprt->upper)}, {"decision", decision_text(p.sprt->decision)}};
     j["pairings"].push_back(pj);
   }
   j["games"] = json::array();
@@ -359,8 +356,9 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
     const auto& o = g.outcome;
     json gj = {{"number", g.job.number},
                {"pair", g.job.pair + 1},
-               {"players", {r.players[static_cast<std::size_t>(g.job.seats[0])].name,
-                            r.players[static_cast<std::size_t>(g.job.seats[1])].name}},
+               {"players",
+                {r.players[static_cast<std::size_t>(g.job.seats[0])].name,
+                 r.players[static_cast<std::size_t>(g.job.seats[1])].name}},
                {"opening", o.opening},
                {"result", o.result},
                {"first_score", o.finished() ? json(o.first_score) : json(nullptr)},
@@ -370,9 +368,9 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
                {"seconds", number(o.seconds)}};
     if (o.fault != Fault::kNone)
       gj["fault"] = {
-          {"player", r.players[static_cast<std::size_t>(g.job.seats[static_cast<std::size_t>(
-                                   o.fault_seat)])]
-                         .name},
+          {"player",
+           r.players[static_cast<std::size_t>(g.job.seats[static_cast<std::size_t>(o.fault_seat)])]
+               .name},
           {"kind", fault_name(o.fault)}};
     j["games"].push_back(gj);
   }

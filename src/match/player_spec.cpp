@@ -55,7 +55,7 @@ Result<T> parse_number(std::string_view key, std::string_view value) {
 }
 
 bool is_key(std::string_view key) {
-  static constexpr std::string_view kKeys[] = {"name", "cmd",      "bot",   "proto", "dir", "arg",
+  static constexpr std::string_view kKeys[] = {"name", "cmd",      "bot",   "proto", "dir",   "arg",
                                                "tc",   "movetime", "nodes", "depth", "stderr"};
   for (auto k : kKeys)
     if (key == k) return true;
@@ -79,9 +79,10 @@ Result<PlayerSpec> parse_player_spec(std::string_view text) {
       }
       if (key.starts_with("option."))  // a button: option.NAME without a value
         return fail("{}: options need a value (option.NAME=VALUE)", w);
-      return fail("unknown word '{}' (expected KEY=VALUE: name, cmd, bot, proto, dir, "
-                  "option.NAME, tc, movetime, nodes, depth, stderr)",
-                  w);
+      return fail(
+          "unknown word '{}' (expected KEY=VALUE: name, cmd, bot, proto, dir, "
+          "option.NAME, tc, movetime, nodes, depth, stderr)",
+          w);
     }
     const std::string value = w.substr(eq + 1);
     in_command = false;
@@ -104,7 +105,8 @@ Result<PlayerSpec> parse_player_spec(std::string_view text) {
     } else if (key == "dir") {
       spec.workdir = value;
     } else if (key == "stderr") {
-      if (value != "show" && value != "hide") return fail("stderr={}: expected show or hide", value);
+      if (value != "show" && value != "hide")
+        return fail("stderr={}: expected show or hide", value);
       spec.show_stderr = value == "show";
     } else if (key == "tc") {
       auto tc = TimeControl::parse(value);

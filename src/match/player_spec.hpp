@@ -22,7 +22,7 @@ struct PlayerSpec {
   std::string workdir;
   bool show_stderr = false;
   std::vector<std::pair<std::string, std::string>> options;  // option.NAME=VALUE, in order
-  MoveLimits limits;  // empty: the match's limits
+  MoveLimits limits;                                         // empty: the match's limits
   bool external() const { return !command.empty(); }
   std::string describe() const;  // "sf (cmd=stockfish option.Hash=16)"
 };

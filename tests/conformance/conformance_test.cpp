@@ -6,6 +6,7 @@
 #include "games/chess/movegen.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/position.hpp"
+#include "games/gomoku/position.hpp"
 #include "support/tictactoe.hpp"
 
 namespace kibitz::testing {
@@ -51,6 +52,21 @@ TEST(Conformance, ChessFromTacticalPositions) {
     SCOPED_TRACE(fen);
     check_game_conformance(*chess::Position::from_fen(fen), {.playouts = 20, .seed = 11});
   }
+}
+
+TEST(Conformance, GomokuFreestyle15) {
+  check_game_conformance(gomoku::Position({.size = 15, .rule = gomoku::Rule::kFreestyle}),
+                         {.playouts = 30, .seed = 3});
+}
+
+TEST(Conformance, GomokuRenju15) {
+  check_game_conformance(gomoku::Position({.size = 15, .rule = gomoku::Rule::kRenju}),
+                         {.playouts = 30, .seed = 5});
+}
+
+TEST(Conformance, GomokuCapture19) {
+  check_game_conformance(gomoku::Position({.size = 19, .rule = gomoku::Rule::kCapture}),
+                         {.playouts = 20, .seed = 7});
 }
 
 TEST(Conformance, ChessStagesPartitionTheLegalMovesAlongPlayouts) {

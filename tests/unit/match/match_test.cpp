@@ -77,12 +77,12 @@ TEST(MatchPlayerSpec, ParsesWordsOptionsAndArguments) {
   EXPECT_EQ(b->name, "kibitz");
   EXPECT_FALSE(b->external());
   EXPECT_EQ(parse_player_spec("cmd=/x/y/engine arg=uci")->name, "engine");
-  EXPECT_FALSE(parse_player_spec("name=x"));                // neither cmd nor bot
-  EXPECT_FALSE(parse_player_spec("cmd=a bot=b"));           // both
-  EXPECT_FALSE(parse_player_spec("bot=a frobnicate"));      // stray word
-  EXPECT_FALSE(parse_player_spec("bot=a nodes=-3"));        // bad number
-  EXPECT_FALSE(parse_player_spec("bot=a proto=xboard"));    // unknown protocol
-  EXPECT_FALSE(parse_player_spec("cmd='unterminated"));     // quote
+  EXPECT_FALSE(parse_player_spec("name=x"));              // neither cmd nor bot
+  EXPECT_FALSE(parse_player_spec("cmd=a bot=b"));         // both
+  EXPECT_FALSE(parse_player_spec("bot=a frobnicate"));    // stray word
+  EXPECT_FALSE(parse_player_spec("bot=a nodes=-3"));      // bad number
+  EXPECT_FALSE(parse_player_spec("bot=a proto=xboard"));  // unknown protocol
+  EXPECT_FALSE(parse_player_spec("cmd='unterminated"));   // quote
 }
 
 MatchConfig config_for(std::vector<std::string> specs) {
@@ -98,7 +98,7 @@ MatchConfig config_for(std::vector<std::string> specs) {
 }
 
 MatchReport play(MatchConfig c) {
-  Match m(std::move(c), make_game_kind("chess"));
+  Match m(std::move(c), std::move(*make_game_kind("chess", {})));
   std::atomic<bool> stop{false};
   auto r = m.run(stop);
   EXPECT_TRUE(r) << (r ? "" : r.error().message);
@@ -188,14 +188,15 @@ TEST(MatchChess, BadPlayersFailBeforeAnyGame) {
     auto c = config_for(specs);
     c.settings.limits.depth = 1;
     c.settings.start_timeout_ms = 500;
-    Match m(std::move(c), make_game_kind("chess"));
+    Match m(std::move(c), std::move(*make_game_kind("chess", {})));
     auto r = m.run(stop);
     return r ? std::string() : r.error().message;
   };
   EXPECT_NE(run({"bot=random", "cmd=/nonexistent/engine"}).find("cannot run"), std::string::npos);
   EXPECT_NE(run({"bot=random", "cmd=sh " + kFake + " mute"}).find("no uciok"), std::string::npos);
-  EXPECT_NE(run({"bot=random", "cmd=sh " + kFake + " illegal option.Foo=1"}).find("no UCI option 'Foo'"),
-            std::string::npos);
+  EXPECT_NE(
+      run({"bot=random", "cmd=sh " + kFake + " illegal option.Foo=1"}).find("no UCI option 'Foo'"),
+      std::string::npos);
   EXPECT_NE(run({"bot=random", "bot=nosuchbot"}).find("no chess bot"), std::string::npos);
   EXPECT_NE(run({"bot=random", "bot=kibitz option.nonsense=true"}).find("no option"),
             std::string::npos);

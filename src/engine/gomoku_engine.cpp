@@ -1,0 +1,171 @@
+#include "engine/gomoku_engine.hpp"
+
+#include <algorithm>
+#include <future>
+
+#include "engine/alphabeta_engine_impl.hpp"
+
+namespace kibitz::search {
+template class AlphaBeta<gomoku::Position>;
+template class ParallelSearch<gomoku::Position>;
+}  // namespace kibitz::search
+
+namespace kibitz::engine {
+
+template class AlphaBetaEngine<gomoku::Position>;
+
+using gomoku::Move;
+using gomoku::Position;
+
+GomokuEngine::GomokuEngine(std::size_t hash_mb) : alphabeta_(hash_mb) {
+  alphabeta_.set_move_overhead_ms(0);  // the caller's budget already leaves its margin
+}
+
+GomokuEngine::~GomokuEngine() = default;
+
+void GomokuEngine::set_options(const GomokuOptions& o) {
+  options_ = o;
+  alphabeta_.set_options(o.search);
+}
+
+void GomokuEngine::set_hash_mb(std::size_t mb) { alphabeta_.set_hash_mb(mb); }
+
+void GomokuEngine::new_game() {
+  alphabeta_.new_game();
+  threats_.clear();
+}
+
+void GomokuEngine::stop() {
+  stop_requested_.store(true);
+  if (TimeBudget* b = budget_.load()) b->request_stop();
+  alphabeta_.stop();
+}
+
+GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& limits,
+                                   const InfoCallback* on_info) {
+  stop_requested_.store(false);
+  TimeBudget budget(limits.movetime_ms, limits.movetime_ms);
+  budget_.store(&budget);
+  GomokuDecision d;
+  auto finish = [&](Move m, const char* stage, int score) {
+    d.move = m;
+    d.stage = stage;
+    d.score = score;
+    d.time_ms = budget.elapsed_ms();
+    d.budget_exceeded = budget.exceeded();
+    budget_.store(nullptr);
+    return d;
+  };
+  Position pos = root;
+
+  // 1. A win at once.
+  if (const Move w = pos.winning_move()) return finish(w, "win", search::mate_in(1));
+
+  // Under a four there is at most a handful of answers; one of them is the move.
+  MoveList<Position> forced;
+  if (pos.opponent_can_win()) {
+    pos.defence_moves(forced);
+    if (forced.size() == 1) return finish(forced[0], "forced", 0);
+  }
+
+  const auto slice = [&](double share) {
+    return std::max<TimeBudget::Millis>(1, static_cast<TimeBudget::Millis>(
+                                               static_cast<double>(limits.movetime_ms) * share));
+  };
+  std::vector<Move> searchmoves;
+  if (options_.threats && forced.size() == 0) {
+    // 2. VCF, 3. VCT for the side to move.
+    {
+      TimeBudget b(slice(options_.vcf_share), slice(options_.vcf_share));
+      const auto r = threats_.solve(pos, search::ThreatKind::kVcf,
+                                    {.max_depth = options_.vcf_depth, .budget = &b});
+      d.nodes += r.nodes;
+      if (r.win) {
+        d.pv = r.line;
+        return finish(r.move, "vcf", search::mate_in(static_cast<int>(r.line.size())));
+      }
+    }
+    if (options_.vct && !stop_requested_.load()) {
+      TimeBudget b(slice(options_.vct_share), slice(options_.vct_share));
+      const auto r = threats_.solve(pos, search::ThreatKind::kVct,
+                                    {.max_depth = options_.vct_depth, .budget = &b});
+      d.nodes += r.nodes;
+      if (r.win) {
+        d.pv = r.line;
+        return finish(r.move, "vct", search::mate_in(static_cast<int>(r.line.size())));
+      }
+    }
+    // 4. Defence: would the opponent win by force if it were its turn?
+    Position::Undo nu;
+    pos.make_null(nu);
+    TimeBudget b(slice(options_.vcf_share), slice(options_.vcf_share));
+    auto kind = search::ThreatKind::kVcf;
+    auto threat = threats_.solve(pos, kind, {.max_depth = options_.vcf_depth, .budget = &b});
+    if (!threat.win && options_.vct && !b.soft_expired()) {
+      kind = search::ThreatKind::kVct;
+      threat = threats_.solve(pos, kind, {.max_depth = options_.vct_depth, .budget = &b});
+    }
+    pos.unmake_null(nu);
+    d.nodes += threat.nodes;
+    if (threat.win) {
+      // Candidates: our moves near stones; keep those after which the opponent's forced win
+      // is gone (checked with the same threat search, within what the budget allows).
+      MoveList<Position> candidates;
+      pos.candidate_moves(candidates);
+      std::vector<Move> safe;
+      for (const Move m : candidates) {
+        if (budget.soft_expired() || stop_requested_.load()) break;
+        Position::Undo u;
+        pos.make(m, u);
+        TimeBudget each(slice(0.02), slice(0.02));
+        const int depth = kind == search::ThreatKind::kVcf ? options_.vcf_depth : options_.vct_depth;
+        const auto r = pos.is_terminal()
+                           ? search::ThreatResult<Position>{}
+                           : threats_.solve(pos, kind, {.max_depth = depth, .budget = &each});
+        pos.unmake(m, u);
+        d.nodes += r.nodes;
+        if (!r.win && !r.aborted) safe.push_back(m);
+      }
+      if (safe.size() == 1) return finish(safe[0], "defence", 0);
+      if (!safe.empty()) {
+        searchmoves = std::move(safe);
+        d.stage = "defence";
+      }
+    }
+  }
+  if (searchmoves.empty()) {
+    if (forced.size() > 0) {
+      searchmoves.assign(forced.begin(), forced.end());
+    } else {
+      MoveList<Position> candidates;
+      pos.candidate_moves(candidates);
+      searchmoves.assign(candidates.begin(), candidates.end());
+    }
+  }
+
+  // 5. Alpha-beta with what is left of the move's time.
+  GoParams params;
+  params.limits.nodes = limits.nodes;
+  params.limits.depth = limits.depth;
+  params.movetime = std::max<TimeBudget::Millis>(1, limits.movetime_ms - budget.elapsed_ms());
+  if (limits.nodes || limits.depth) params.movetime = 0;
+  // On the engine's thread, so that stop() can end it.
+  std::promise<AlphaBetaEngine<Position>::Result> done;
+  auto result = done.get_future();
+  alphabeta_.go(pos, params, searchmoves, on_info ? *on_info : InfoCallback{},
+                [&done](const AlphaBetaEngine<Position>::Result& res) { done.set_value(res); });
+  if (stop_requested_.load()) alphabeta_.stop();
+  const auto r = result.get();
+  alphabeta_.wait();
+  d.nodes += r.nodes;
+  d.depth = r.depth;
+  d.pv.assign(r.pv.begin(), r.pv.end());
+  Move best = r.best ? r.best : searchmoves.front();
+  const std::string stage = d.stage.empty() ? "alphabeta" : d.stage;
+  d.stage.clear();
+  auto out = finish(best, "", r.score);
+  out.stage = stage;
+  return out;
+}
+
+}  // namespace kibitz::engine

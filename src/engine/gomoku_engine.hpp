@@ -1,0 +1,76 @@
+#pragma once
+// The gomoku engine: the seed's five-stage pipeline over one persistent engine object.
+//   1. a win at once;   2. VCF (victory by continuous fours);   3. VCT (continuous threats);
+//   4. defence: when the opponent would have a VCF (or VCT) if it were its turn, only moves
+//      after which it has none are searched;   5. the generic alpha-beta (PVS, iterative
+//      deepening, aspiration, TT, killers, history) over the moves near stones.
+// The transposition table and the threat cache persist across moves; one TimeBudget covers
+// the whole move (the seed's 450 ms by default) and stops iterative deepening.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/alphabeta_engine.hpp"
+#include "games/gomoku/position.hpp"
+#include "games/gomoku/search_traits.hpp"
+#include "search/threat/threat_search.hpp"
+
+namespace kibitz::engine {
+
+extern template class AlphaBetaEngine<gomoku::Position>;
+
+struct GomokuLimits {
+  TimeBudget::Millis movetime_ms = 450;  // the whole move, all stages
+  std::uint64_t nodes = 0;               // alpha-beta node limit (0 = none; for bench/tests)
+  int depth = 0;                         // alpha-beta depth limit (0 = none)
+};
+
+struct GomokuOptions {
+  bool threats = true;      // stages 2-4; off = the plain alpha-beta baseline
+  bool vct = true;          // stage 3 and the VCT half of stage 4
+  int vcf_depth = 40;       // attacker moves
+  int vct_depth = 10;
+  double vcf_share = 0.15;  // of the move's time, for our VCF; as much again for defence
+  double vct_share = 0.20;
+  search::SearchOptions search;  // alpha-beta techniques
+};
+
+struct GomokuDecision {
+  gomoku::Move move = gomoku::Move::none();
+  std::string stage;  // "win", "forced", "vcf", "vct", "defence", "alphabeta"
+  int score = 0;      // search score (mate scores for proven wins / losses)
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  std::vector<gomoku::Move> pv;
+  bool budget_exceeded = false;
+};
+
+class GomokuEngine {
+ public:
+  using InfoCallback = search::InfoCallback<gomoku::Move>;
+  explicit GomokuEngine(std::size_t hash_mb = 64);
+  ~GomokuEngine();
+
+  void set_options(const GomokuOptions& o);
+  const GomokuOptions& options() const { return options_; }
+  void set_hash_mb(std::size_t mb);
+  void new_game();
+
+  // Chooses a move for the side to move (which must have one). Synchronous; stop() from
+  // another thread ends it early with the best answer so far.
+  GomokuDecision think(const gomoku::Position& pos, const GomokuLimits& limits,
+                       const InfoCallback* on_info = nullptr);
+  void stop();
+
+ private:
+  GomokuOptions options_;
+  AlphaBetaEngine<gomoku::Position> alphabeta_;
+  search::ThreatSearch<gomoku::Position> threats_;
+  std::atomic<TimeBudget*> budget_{nullptr};
+  std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace kibitz::engine

@@ -1,0 +1,114 @@
+#include "games/gomoku/gomoku_game.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <vector>
+
+#include "games/gomoku/position.hpp"
+
+namespace kibitz::gomoku {
+
+namespace {
+
+class GomokuState final : public AnyState {
+ public:
+  explicit GomokuState(Position p) : pos_(std::move(p)) {}
+  std::unique_ptr<AnyState> clone() const override { return std::make_unique<GomokuState>(*this); }
+  int current_player() const override { return pos_.current_player(); }
+  bool is_terminal() const override { return pos_.is_terminal(); }
+  std::vector<double> returns() const override {
+    const auto r = pos_.returns();
+    return {r.begin(), r.end()};
+  }
+  std::vector<std::string> legal_moves() const override {
+    MoveList<Position> moves;
+    pos_.legal_moves(moves);
+    std::vector<std::string> out;
+    out.reserve(moves.size());
+    for (Move m : moves) out.push_back(to_text(m));
+    return out;
+  }
+  Result<void> apply(std::string_view text) override {
+    if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
+    auto m = parse_move(pos_, text);
+    if (!m) return tl::unexpected(m.error());
+    if (!pos_.is_legal(*m))
+      return fail("move '{}' is not legal (forbidden under {})", text, rule_name(pos_.rule()));
+    pos_.apply(*m);
+    moves_.push_back(*m);
+    return {};
+  }
+  std::uint64_t hash() const override { return pos_.hash(); }
+  std::string to_string() const override {
+    std::string out;
+    if (pos_.variant() != Variant{})
+      out = fmt::format("{} {}", rule_name(pos_.rule()), pos_.size());
+    for (Move m : moves_) {
+      if (!out.empty()) out += ' ';
+      out += to_text(m);
+    }
+    return out;
+  }
+
+ private:
+  Position pos_;
+  std::vector<Move> moves_;
+};
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+Result<std::unique_ptr<AnyState>> new_state(std::string_view text) {
+  std::vector<std::string_view> tokens;
+  for (std::size_t i = 0; i < text.size();) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
+    std::size_t j = i;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\n') ++j;
+    if (j > i) tokens.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  Variant v;
+  bool have_rule = false, have_size = false;
+  std::size_t first_move = 0;
+  for (; first_move < tokens.size(); ++first_move) {
+    const std::string_view t = tokens[first_move];
+    if (!have_rule && !have_size) {
+      if (auto r = parse_rule(t)) {
+        v.rule = *r;
+        have_rule = true;
+        continue;
+      }
+    }
+    if (!have_size && all_digits(t) && t.size() <= 2) {
+      v.size = (t[0] - '0') * (t.size() == 2 ? 10 : 1) + (t.size() == 2 ? t[1] - '0' : 0);
+      if (v.size < 15 || v.size > kMaxSize)
+        return fail("gomoku board size {} is not supported (15 to {})", v.size, kMaxSize);
+      have_size = true;
+      continue;
+    }
+    break;
+  }
+  if (!have_size && v.rule == Rule::kCapture) v.size = 19;
+  auto state = std::make_unique<GomokuState>(Position(v));
+  for (std::size_t i = first_move; i < tokens.size(); ++i) {
+    if (auto r = state->apply(tokens[i]); !r)
+      return with_context(r.error(), fmt::format("gomoku position, move {}", i - first_move + 1));
+  }
+  return std::unique_ptr<AnyState>(std::move(state));
+}
+
+}  // namespace
+
+GameEntry gomoku_game_entry() {
+  return GameEntry{"gomoku",
+                   "gomoku: freestyle, exact5, renju, capture (position: [rule] [size] moves, "
+                   "e.g. \"renju 15 h8 i9\")",
+                   2, new_state};
+}
+
+}  // namespace kibitz::gomoku

@@ -1,0 +1,11 @@
+#pragma once
+// Gomoku behind the registry's type-erased AnyState. Position text: an optional rule name
+// (freestyle, exact5, renju, capture) and board size, then the moves played from the start,
+// e.g. "renju 15 h8 i9 j10" or "" (freestyle 15x15, empty board); moves as "h8" or "7,7".
+#include "api/registry.hpp"
+
+namespace kibitz::gomoku {
+
+GameEntry gomoku_game_entry();
+
+}  // namespace kibitz::gomoku

@@ -1,0 +1,1076 @@
+#include "games/gomoku/position.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cassert>
+
+#include "core/zobrist.hpp"
+#include "games/gomoku/patterns.hpp"
+
+namespace kibitz::gomoku {
+
+using detail::entry_captures;
+using detail::entry_fours;
+using detail::entry_pattern;
+using detail::entry_straight_four;
+using detail::kPow3;
+using detail::scan_key;
+
+namespace {
+
+// Zobrist keys: stones, side to move, capture counts per colour, a pending five per colour.
+constexpr int kZSide = 2 * kSquares;
+constexpr int kZCaptures = kZSide + 1;
+constexpr int kZCaptureSlots = 64;
+constexpr int kZPending = kZCaptures + 2 * kZCaptureSlots;
+constexpr ZobristTable<kZPending + 2> kZobrist(0x676F6D6F6B75ull);
+
+std::uint64_t stone_key(int c, int sq) { return kZobrist[c * kSquares + sq]; }
+std::uint64_t capture_key(int c, int n) {
+  return n == 0 ? 0 : kZobrist[kZCaptures + c * kZCaptureSlots + std::min(n, kZCaptureSlots - 1)];
+}
+std::uint64_t pending_key(int c) { return kZobrist[kZPending + c]; }
+
+// The eight capture directions.
+constexpr std::array<int, 8> kEightWays = {1,           -1,           kStride,     -kStride,
+                                           kStride + 1, -kStride - 1, kStride - 1, -kStride + 1};
+
+// Evaluation (the seed's pattern scores, scaled to stay far below the search's mate range).
+// A point's value to a colour: what it makes on each line (a point completing a five marks
+// a four on the board, one making an open four marks an open three, ...) plus a bonus for
+// the combination over the four lines.
+constexpr std::array<int, 10> kPatternValue = {0, 0, 2, 6, 12, 40, 60, 450, 1000, 0};
+constexpr std::array<int, 10> kThreatBonus = {0, 0, 0, 12, 0, 350, 0, 800, 700, 0};
+constexpr int kCapturePairValue = 40;  // a pair one could capture now
+constexpr std::array<int, 10> kCapturedValue = {0,   0,   120, 120,  300,
+                                                300, 650, 650, 1400, 1400};  // by stones taken
+constexpr int kTempo = 30;
+constexpr int kEvalCap = 9000;    // ordinary evaluations stay within this
+constexpr int kWinNow = 15000;    // the side to move completes a five
+constexpr int kLossNext = 14000;  // the opponent has two fives to complete
+constexpr int kWinSoon = 13000;   // an open four to make, no five to answer
+constexpr int kDecided = 16000;   // a finished game
+constexpr int kRenjuDepth = 4;    // recursion limit of the real-three check
+
+constexpr int summary_threat(std::uint16_t s) { return s & 0x0f; }
+constexpr int summary_captures(std::uint16_t s) { return (s >> 4) & 0x0f; }
+
+// The summary of a point for one colour from its four line entries, by table: each entry
+// contributes packed counters (and its pattern's value); the four are added, the counters
+// saturated into an index, and a table built at compile time gives Threat and flag.
+// Counter fields (bit offset, width): fives 0/3, overlines 3/3, fours 6/4, straight fours
+// 10/3, free threes 13/3, threes 16/3, flex twos 19/3, twos 22/3, captures 25/4; the value
+// from bit 32.
+constexpr std::array<std::uint64_t, 256> kEntryInfo = [] {
+  std::array<std::uint64_t, 256> t{};
+  for (int e = 0; e < 128; ++e) {
+    const auto entry = static_cast<detail::Entry>(e);
+    const Pattern p = entry_pattern(entry);
+    if (static_cast<int>(p) > static_cast<int>(Pattern::kOverline)) continue;
+    std::uint64_t x = 0;
+    x |= std::uint64_t{p == Pattern::kFive} << 0;
+    x |= std::uint64_t{p == Pattern::kOverline} << 3;
+    x |= static_cast<std::uint64_t>(entry_fours(entry)) << 6;
+    x |= std::uint64_t{entry_straight_four(entry)} << 10;
+    x |= std::uint64_t{p == Pattern::kFlexThree} << 13;
+    x |= std::uint64_t{p == Pattern::kThree} << 16;
+    x |= std::uint64_t{p == Pattern::kFlexTwo} << 19;
+    x |= std::uint64_t{p == Pattern::kTwo} << 22;
+    x |= static_cast<std::uint64_t>(entry_captures(entry)) << 25;
+    x |= static_cast<std::uint64_t>(kPatternValue[static_cast<int>(p)]) << 32;
+    t[e] = x;
+  }
+  return t;
+}();
+
+// Saturated counters -> index: fives (0-1), overlines (0-1), fours (0-2), straight fours
+// (0-1), free threes (0-2), threes (0-1), flex twos (0-2), twos (0-1), captures (0-1).
+constexpr int kComboSize = 2 * 2 * 3 * 2 * 3 * 2 * 3 * 2 * 2;
+enum ComboMode { kPlain = 0, kRenjuBlack = 1, kCaptureRule = 2 };
+
+constexpr std::array<std::array<std::uint16_t, kComboSize>, 3> kCombo = [] {
+  std::array<std::array<std::uint16_t, kComboSize>, 3> t{};
+  for (int mode = 0; mode < 3; ++mode)
+    for (int i = 0; i < kComboSize; ++i) {
+      int r = i;
+      const int fives = r % 2;
+      r /= 2;
+      const int overlines = r % 2;
+      r /= 2;
+      const int fours = r % 3;
+      r /= 3;
+      const int straight = r % 2;
+      r /= 2;
+      const int flex3 = r % 3;
+      r /= 3;
+      const int three = r % 2;
+      r /= 2;
+      const int flex2 = r % 3;
+      r /= 3;
+      const int two = r % 2;
+      r /= 2;
+      const int caps = r % 2;
+      Threat th = Threat::kNone;
+      if (fives)
+        th = Threat::kFive;
+      else if (straight || fours >= 2)
+        th = Threat::kFlexFour;
+      else if (fours)
+        th = flex3 ? Threat::kFourThree : Threat::kFour;
+      else if (flex3 >= 2)
+        th = Threat::kThreeThree;
+      else if (flex3)
+        th = Threat::kFlexThree;
+      else if (three)
+        th = Threat::kThree;
+      else if (flex2 >= 2)
+        th = Threat::kTwoTwo;
+      else if (flex2 || two)
+        th = Threat::kTwo;
+      bool flagged = false;
+      if (!fives && mode == kRenjuBlack) flagged = overlines || fours >= 2 || flex3 >= 2;
+      if (!fives && mode == kCaptureRule) flagged = flex3 >= 2 && !caps;
+      t[mode][i] = static_cast<std::uint16_t>(static_cast<int>(th) | (flagged ? 0x100 : 0));
+    }
+  return t;
+}();
+
+// The summary (Threat | captures << 4 | flag) from the sum of a point's four kEntryInfo;
+// `value` gets the summed pattern values.
+inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value) {
+  const auto lo = static_cast<std::uint32_t>(sum);
+  const auto field = [lo](int shift, int bits) { return (lo >> shift) & ((1u << bits) - 1); };
+  const std::uint32_t caps = field(25, 4);
+  const std::uint32_t index = std::min(field(0, 3), 1u) + 2 * std::min(field(3, 3), 1u) +
+                              4 * std::min(field(6, 4), 2u) + 12 * std::min(field(10, 3), 1u) +
+                              24 * std::min(field(13, 3), 2u) + 72 * std::min(field(16, 3), 1u) +
+                              144 * std::min(field(19, 3), 2u) + 432 * std::min(field(22, 3), 1u) +
+                              864 * std::min(caps, 1u);
+  value = static_cast<int>(sum >> 32);
+  return static_cast<std::uint16_t>(kCombo[mode][index] | (caps << 4));
+}
+
+// A run of five or more stones of c on one of the four lines through sq (capture variant).
+bool has_five_through(const std::array<std::uint8_t, kSquares>& b, int sq, Color c) {
+  for (const int step : kDirections) {
+    int s = sq;
+    while (b[s - step] != kWall) s -= step;
+    int run = 0;
+    for (; b[s] != kWall; s += step) {
+      run = b[s] == c ? run + 1 : 0;
+      if (run >= 5) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view rule_name(Rule r) {
+  switch (r) {
+    case Rule::kFreestyle:
+      return "freestyle";
+    case Rule::kExactFive:
+      return "exact5";
+    case Rule::kRenju:
+      return "renju";
+    case Rule::kCapture:
+      return "capture";
+  }
+  return "?";
+}
+
+Result<Rule> parse_rule(std::string_view name) {
+  for (Rule r : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju, Rule::kCapture})
+    if (name == rule_name(r)) return r;
+  if (name == "standard" || name == "exact") return Rule::kExactFive;
+  if (name == "ninuki" || name == "pente") return Rule::kCapture;
+  return fail("unknown gomoku rule '{}' (freestyle, exact5, renju, capture)", name);
+}
+
+// --- construction -------------------------------------------------------------------------
+
+Position::Position(Variant v) : variant_(v) {
+  variant_.size = std::clamp(v.size, 15, kMaxSize);
+  board_.fill(kWall);
+  for (int y = 0; y < variant_.size; ++y)
+    for (int x = 0; x < variant_.size; ++x) board_[square_of(x, y)] = kEmpty;
+  const bool exact_black = v.rule == Rule::kExactFive || v.rule == Rule::kRenju;
+  const bool exact_white = v.rule == Rule::kExactFive;
+  table_ = {detail::pattern_table(exact_black), detail::pattern_table(exact_white)};
+  const std::uint8_t black_mode = v.rule == Rule::kRenju     ? kRenjuBlack
+                                  : v.rule == Rule::kCapture ? kCaptureRule
+                                                             : kPlain;
+  mode_ = {black_mode,
+           v.rule == Rule::kCapture ? std::uint8_t{kCaptureRule} : std::uint8_t{kPlain}};
+  capture_weight_ = v.rule == Rule::kCapture ? kCapturePairValue : 0;
+  rebuild();
+}
+
+void Position::rebuild() {
+  key_ = {};
+  entry_ = {};
+  info_ = {};
+  summary_ = {};
+  contrib_ = {};
+  count_ = {};
+  score_ = {};
+  capturable_ = {};
+  near1_ = {};
+  near2_ = {};
+  stones_ = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] == kWall) continue;
+    if (board_[sq] != kEmpty) ++stones_;
+    for (Color c : {kBlack, kWhite})
+      for (int d = 0; d < 4; ++d) {
+        key_[c][sq][d] = scan_key(board_.data(), sq, kDirections[d], c);
+        entry_[c][sq][d] = table_[c][key_[c][sq][d]];
+        info_[c][sq] += kEntryInfo[entry_[c][sq][d]];
+      }
+  }
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] == kWall) continue;
+    refresh_point(sq);
+    if (board_[sq] != kEmpty) update_near(sq, +1);
+  }
+  hash_ = compute_hash();
+}
+
+Result<Position> Position::from_moves(Variant v, std::span<const std::pair<int, int>> xy) {
+  if (v.size < 15 || v.size > kMaxSize)
+    return fail("board size {} is not supported (15 to {})", v.size, kMaxSize);
+  Position pos(v);
+  for (std::size_t i = 0; i < xy.size(); ++i) {
+    const int x = xy[i].first, y = xy[i].second;
+    const auto where = [&] { return fmt::format("move {} ({},{})", i + 1, x, y); };
+    if (x < 0 || y < 0 || x >= v.size || y >= v.size)
+      return fail("{}: off the {}x{} board", where(), v.size, v.size);
+    const Move m{static_cast<std::uint16_t>(square_of(x, y))};
+    if (pos.is_terminal()) return fail("{}: the game is already over", where());
+    if (pos.stone(m.sq) != kEmpty) return fail("{}: the point is occupied", where());
+    if (pos.is_forbidden(m)) return fail("{}: forbidden under {}", where(), rule_name(v.rule));
+    pos.apply(m);
+  }
+  return pos;
+}
+
+Result<Position> Position::from_setup(Variant v, std::span<const std::pair<int, int>> black,
+                                      std::span<const std::pair<int, int>> white, int side_to_move,
+                                      std::array<int, 2> captured) {
+  if (v.size < 15 || v.size > kMaxSize)
+    return fail("board size {} is not supported (15 to {})", v.size, kMaxSize);
+  if (side_to_move != 0 && side_to_move != 1)
+    return fail("side to move {} is neither 0 (black) nor 1 (white)", side_to_move);
+  Position pos(v);
+  for (Color c : {kBlack, kWhite}) {
+    for (const auto& [x, y] : c == kBlack ? black : white) {
+      if (x < 0 || y < 0 || x >= v.size || y >= v.size)
+        return fail("stone ({},{}) is off the {}x{} board", x, y, v.size, v.size);
+      const int sq = square_of(x, y);
+      if (pos.board_[sq] != kEmpty) return fail("point ({},{}) is given twice", x, y);
+      pos.board_[sq] = c;
+    }
+  }
+  // A five already on the board (a finished game) is no position to play from.
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const std::uint8_t c = pos.board_[sq];
+    if (c != kBlack && c != kWhite) continue;
+    const bool exact = v.rule == Rule::kExactFive || (v.rule == Rule::kRenju && c == kBlack);
+    for (const int step : kDirections) {
+      if (pos.board_[sq - step] == c) continue;  // not the start of a run
+      int run = 0;
+      for (int s = sq; pos.board_[s] == c; s += step) ++run;
+      if (run == 5 || (run > 5 && !exact))
+        return fail("a five is already on the board at ({},{})", x_of(sq), y_of(sq));
+    }
+  }
+  for (int c : {0, 1}) {
+    if (captured[c] < 0 || captured[c] >= kCaptureWin || (captured[c] && v.rule != Rule::kCapture))
+      return fail("captured stones {} for {} are not possible here", captured[c],
+                  c == 0 ? "black" : "white");
+    pos.captures_[c] = captured[c];
+  }
+  pos.side_ = side_to_move == 0 ? kBlack : kWhite;
+  pos.rebuild();
+  return pos;
+}
+
+std::uint64_t Position::compute_hash() const {
+  std::uint64_t h = 0;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] == kBlack || board_[sq] == kWhite) h ^= stone_key(board_[sq], sq);
+  if (side_ == kWhite) h ^= kZobrist[kZSide];
+  h ^= capture_key(0, captures_[0]) ^ capture_key(1, captures_[1]);
+  if (pending_) h ^= pending_key(pending_ - 1);
+  return h;
+}
+
+// --- the incremental pattern state ---------------------------------------------------------
+
+void Position::update_lines(int sq, Color c, int sign) {
+  // The colour placing or removing sees its own stone, the other a blocked cell.
+  std::uint16_t* const own_keys = &key_[c][0][0];
+  std::uint16_t* const other_keys = &key_[1 - c][0][0];
+  std::uint8_t* const own_entries = &entry_[c][0][0];
+  std::uint8_t* const other_entries = &entry_[1 - c][0][0];
+  const std::uint8_t* const own_table = table_[c];
+  const std::uint8_t* const other_table = table_[1 - c];
+  std::uint64_t* const own_info = info_[c].data();
+  std::uint64_t* const other_info = info_[1 - c].data();
+  // Points whose summary may change, refreshed once the keys are all updated.
+  std::array<std::uint16_t, 40> touched;
+  std::array<std::uint8_t, 40> colours;
+  int num_touched = 0;
+  for (int d = 0; d < 4; ++d) {
+    const int step = kDirections[d];
+    for (int side = -1; side <= 1; side += 2) {
+      int p = sq;
+      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+        p += side * step;
+        if (board_[p] == kWall) break;
+        const int unit = sign * kPow3[detail::digit_of(-side * k)];
+        const int i = p * 4 + d;
+        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
+        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
+        const std::uint8_t own_entry = own_table[own_keys[i]];
+        const std::uint8_t other_entry = other_table[other_keys[i]];
+        const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
+        if (own_entry == own_old && other_entry == other_old) continue;
+        own_entries[i] = own_entry;
+        other_entries[i] = other_entry;
+        // Only what the summary is made of matters (dead <-> none changes nothing).
+        const std::uint64_t own_delta = kEntryInfo[own_entry] - kEntryInfo[own_old];
+        const std::uint64_t other_delta = kEntryInfo[other_entry] - kEntryInfo[other_old];
+        own_info[p] += own_delta;
+        other_info[p] += other_delta;
+        const int changed = (own_delta ? 1 << c : 0) | (other_delta ? 1 << (1 - c) : 0);
+        if (changed && board_[p] == kEmpty) {
+          touched[num_touched] = static_cast<std::uint16_t>(p);
+          colours[num_touched++] = static_cast<std::uint8_t>(changed);
+        }
+      }
+    }
+  }
+  for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i]);
+}
+
+void Position::update_near(int sq, int sign) {
+  const int x = x_of(sq), y = y_of(sq), n = variant_.size;
+  for (int dy = -2; dy <= 2; ++dy) {
+    if (y + dy < 0 || y + dy >= n) continue;
+    for (int dx = -2; dx <= 2; ++dx) {
+      if (x + dx < 0 || x + dx >= n || (dx == 0 && dy == 0)) continue;
+      const int t = sq + dy * kStride + dx;
+      near2_[t] = static_cast<std::uint8_t>(near2_[t] + sign);
+      if (dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1)
+        near1_[t] = static_cast<std::uint8_t>(near1_[t] + sign);
+    }
+  }
+}
+
+void Position::refresh_point(int sq, int colours) {
+  for (Color c : {kBlack, kWhite}) {
+    if (!(colours & (1 << c))) continue;
+    const std::uint16_t old = summary_[c][sq];
+    std::uint16_t now = 0;
+    int value = 0;
+    if (board_[sq] == kEmpty) {
+      now = summarise(info_[c][sq], mode_[c], value);
+      // A forbidden point is worth nothing to its colour.
+      value = (now & kFlagged) ? 0
+                               : value + kThreatBonus[summary_threat(now)] +
+                                     capture_weight_ * summary_captures(now);
+    }
+    if (now != old) {
+      const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);
+      const int new_bucket = (now & kFlagged) ? kFlaggedBucket : summary_threat(now);
+      if (old_bucket) --count_[c][old_bucket];
+      if (new_bucket) ++count_[c][new_bucket];
+      capturable_[c] += summary_captures(now) - summary_captures(old);
+      summary_[c][sq] = now;
+    }
+    score_[c] += value - contrib_[c][sq];
+    contrib_[c][sq] = static_cast<std::int16_t>(value);
+  }
+}
+
+void Position::set_stone(int sq, Color c) {
+  board_[sq] = c;
+  ++stones_;
+  hash_ ^= stone_key(c, sq);
+  update_lines(sq, c, +1);
+  refresh_point(sq);
+  update_near(sq, +1);
+}
+
+void Position::clear_stone(int sq) {
+  const Color c = static_cast<Color>(board_[sq]);
+  board_[sq] = kEmpty;
+  --stones_;
+  hash_ ^= stone_key(c, sq);
+  update_lines(sq, c, -1);
+  refresh_point(sq);
+  update_near(sq, -1);
+}
+
+bool Position::pattern_state_consistent() const {
+  Position fresh = *this;
+  fresh.rebuild();
+  return fresh == *this;
+}
+
+// --- the game ------------------------------------------------------------------------------
+
+int Position::current_player() const { return is_terminal() ? kTerminalPlayer : side_; }
+
+bool Position::is_terminal() const {
+  return winner_ != kNoWinner || stones_ == variant_.size * variant_.size;
+}
+
+Returns<Position> Position::returns() const {
+  if (winner_ == kBlack) return {1.0, -1.0};
+  if (winner_ == kWhite) return {-1.0, 1.0};
+  return {0.0, 0.0};
+}
+
+void Position::apply(Move m) {
+  Undo u;
+  make(m, u);
+}
+
+void Position::make(Move m, Undo& u) {
+  const int sq = m.sq;
+  const Color c = side_, o = opponent(c);
+  u.hash = hash_;
+  u.winner = static_cast<std::int8_t>(winner_);
+  u.five_pending = pending_;
+  u.five_square = five_sq_;
+  u.last_move = last_;
+  u.eval_state[0] = score_[0];
+  u.eval_state[1] = score_[1];
+  u.num_captured = 0;
+
+  const bool five = summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFive);
+  set_stone(sq, c);
+  if (variant_.rule == Rule::kCapture) {
+    int taken = 0;
+    for (const int e : kEightWays) {
+      const int a = sq + e;
+      if (board_[a] == o && board_[a + e] == o && board_[a + 2 * e] == c) {
+        u.captured[taken++] = static_cast<std::uint16_t>(a);
+        u.captured[taken++] = static_cast<std::uint16_t>(a + e);
+        clear_stone(a);
+        clear_stone(a + e);
+      }
+    }
+    if (taken) {
+      hash_ ^= capture_key(c, captures_[c]) ^ capture_key(c, captures_[c] + taken);
+      captures_[c] += taken;
+      u.num_captured = static_cast<std::uint8_t>(taken);
+    }
+  }
+  side_ = o;
+  hash_ ^= kZobrist[kZSide];
+  last_ = static_cast<std::uint16_t>(sq);
+
+  if (variant_.rule != Rule::kCapture) {
+    if (five) winner_ = c;
+  } else {
+    bool decided = false;
+    if (pending_) {
+      // The opponent's five waited for this reply: it stands unless the reply broke it.
+      const Color owner = static_cast<Color>(pending_ - 1);
+      const int at = five_sq_;
+      hash_ ^= pending_key(owner);
+      pending_ = 0;
+      five_sq_ = 0;
+      if (captures_[c] >= kCaptureWin) {
+        winner_ = c;
+        decided = true;
+      } else if (has_five_through(board_, at, owner)) {
+        winner_ = owner;
+        decided = true;
+      }
+    }
+    if (!decided) {
+      if (captures_[c] >= kCaptureWin) {
+        winner_ = c;
+      } else if (five) {
+        if (five_breakable(c, sq)) {
+          pending_ = static_cast<std::uint8_t>(c + 1);
+          five_sq_ = static_cast<std::uint16_t>(sq);
+          hash_ ^= pending_key(c);
+        } else {
+          winner_ = c;
+        }
+      }
+    }
+  }
+  check_no_moves();
+}
+
+void Position::unmake(Move m, const Undo& u) {
+  const Color c = opponent(side_);
+  side_ = c;
+  for (int i = 0; i < u.num_captured; ++i) set_stone(u.captured[i], opponent(c));
+  captures_[c] -= u.num_captured;
+  clear_stone(m.sq);
+  hash_ = u.hash;
+  winner_ = u.winner;
+  pending_ = u.five_pending;
+  five_sq_ = u.five_square;
+  last_ = u.last_move;
+  assert(score_[0] == u.eval_state[0] && score_[1] == u.eval_state[1]);
+}
+
+void Position::make_null(Undo& u) {
+  u.hash = hash_;
+  u.winner = static_cast<std::int8_t>(winner_);
+  u.five_pending = pending_;
+  u.five_square = five_sq_;
+  u.last_move = last_;
+  u.eval_state[0] = score_[0];
+  u.eval_state[1] = score_[1];
+  u.num_captured = 0;
+  side_ = opponent(side_);
+  hash_ ^= kZobrist[kZSide];
+}
+
+void Position::unmake_null(const Undo& u) {
+  side_ = opponent(side_);
+  hash_ = u.hash;
+  winner_ = u.winner;
+  pending_ = u.five_pending;
+  five_sq_ = u.five_square;
+  last_ = u.last_move;
+}
+
+// Renju or the capture variant can in principle leave the side to move nothing legal on a
+// board that is not full; that is a draw. Only checked when every empty point is flagged.
+void Position::check_no_moves() {
+  if (winner_ != kNoWinner) return;
+  const bool restricted =
+      variant_.rule == Rule::kCapture || (variant_.rule == Rule::kRenju && side_ == kBlack);
+  if (!restricted) return;
+  const int empties = variant_.size * variant_.size - stones_;
+  if (empties == 0 || count_[side_][kFlaggedBucket] != empties) return;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] == kEmpty && !forbidden_for(sq, side_)) return;
+  winner_ = kDrawNoMoves;
+}
+
+// --- capture variant ------------------------------------------------------------------------
+
+int Position::capture_on(Board& b, int sq, Color c) const {
+  const Color o = opponent(c);
+  b[sq] = c;
+  int taken = 0;
+  for (const int e : kEightWays) {
+    const int a = sq + e;
+    if (b[a] == o && b[a + e] == o && b[a + 2 * e] == c) {
+      b[a] = kEmpty;
+      b[a + e] = kEmpty;
+      taken += 2;
+    }
+  }
+  return taken;
+}
+
+// c has just made a five through sq (stones placed, captures made): can the opponent's
+// reply break it by a capture, or win by capturing its tenth stone?
+bool Position::five_breakable(Color c, int sq) const {
+  const Color o = opponent(c);
+  if (captures_[o] + 2 >= kCaptureWin && capturable_[o] > 0) return true;
+  std::array<int, 4 * kMaxSize> stones{};
+  int n = 0;
+  for (const int step : kDirections) {
+    int a = sq, b = sq;
+    while (board_[a - step] == c) a -= step;
+    while (board_[b + step] == c) b += step;
+    if ((b - a) / step + 1 < 5) continue;
+    for (int s = a; s <= b; s += step) stones[n++] = s;
+  }
+  Board scratch = board_;
+  for (int i = 0; i < n; ++i) {
+    const int s = stones[i];
+    for (const int e : kEightWays) {
+      if (board_[s + e] != c || board_[s + 2 * e] != o || board_[s - e] != kEmpty) continue;
+      capture_on(scratch, s - e, o);
+      const bool stands = has_five_through(scratch, sq, c);
+      scratch = board_;
+      if (!stands) return true;
+    }
+  }
+  return false;
+}
+
+bool Position::breaks_pending(int sq) const {
+  if (!pending_) return false;
+  Board b = board_;
+  if (capture_on(b, sq, side_) == 0) return false;
+  return !has_five_through(b, five_sq_, static_cast<Color>(pending_ - 1));
+}
+
+// --- forbidden moves -----------------------------------------------------------------------
+
+bool Position::forbidden_for(int sq, Color c) const {
+  if (!(summary_[c][sq] & kFlagged)) return false;
+  if (variant_.rule == Rule::kCapture) return true;  // a double free-three without a capture
+  // Renju black (a five was already excluded by the flag): overline and double four at once.
+  int fours = 0;
+  for (int d = 0; d < 4; ++d) {
+    const auto e = entry_[c][sq][d];
+    if (entry_pattern(e) == Pattern::kOverline) return true;
+    fours += entry_fours(e);
+  }
+  if (fours >= 2) return true;
+  Board b = board_;
+  return renju_forbidden(b, sq, 0);
+}
+
+// Renju black at sq on board b (the stone not yet placed): overline, double four, or double
+// three where a three counts only if a point completing its straight four is not itself
+// forbidden (checked recursively to kRenjuDepth; deeper completions are taken as allowed).
+bool Position::renju_forbidden(Board& b, int sq, int depth) const {
+  std::array<std::uint16_t, 4> keys{};
+  std::array<std::uint8_t, 4> e{};
+  for (int d = 0; d < 4; ++d) {
+    keys[d] = scan_key(b.data(), sq, kDirections[d], kBlack);
+    e[d] = table_[kBlack][keys[d]];
+    if (entry_pattern(e[d]) == Pattern::kFive) return false;
+  }
+  int fours = 0, threes = 0;
+  for (int d = 0; d < 4; ++d) {
+    if (entry_pattern(e[d]) == Pattern::kOverline) return true;
+    fours += entry_fours(e[d]);
+    threes += entry_pattern(e[d]) == Pattern::kFlexThree;
+  }
+  if (fours >= 2) return true;
+  if (threes < 2) return false;
+  b[sq] = kBlack;
+  int real = 0;
+  for (int d = 0; d < 4 && real < 2; ++d) {
+    if (entry_pattern(e[d]) != Pattern::kFlexThree) continue;
+    for (int offset = -4; offset <= 4; ++offset) {
+      if (offset == 0) continue;
+      const int digit = detail::digit_of(offset);
+      if ((keys[d] / kPow3[digit]) % 3 != detail::kCellEmpty) continue;
+      if (!entry_straight_four(table_[kBlack][keys[d] + kPow3[digit]])) continue;
+      const int completion = sq + offset * kDirections[d];
+      if (depth + 1 >= kRenjuDepth || !renju_forbidden(b, completion, depth + 1)) {
+        ++real;
+        break;
+      }
+    }
+  }
+  b[sq] = kEmpty;
+  return real >= 2;
+}
+
+bool Position::is_forbidden(Move m) const {
+  if (!on_board(m.sq) || board_[m.sq] != kEmpty) return false;
+  return forbidden_for(m.sq, side_);
+}
+
+bool Position::is_legal(Move m) const {
+  return on_board(m.sq) && board_[m.sq] == kEmpty && !is_terminal() && !forbidden_for(m.sq, side_);
+}
+
+// --- queries -------------------------------------------------------------------------------
+
+Pattern Position::pattern(int sq, Color c, int dir) const {
+  if (!on_board(sq) || board_[sq] != kEmpty || dir < 0 || dir > 3) return Pattern::kNone;
+  return entry_pattern(entry_[c][sq][dir]);
+}
+
+Threat Position::threat(int sq, Color c) const {
+  if (!on_board(sq) || board_[sq] != kEmpty) return Threat::kNone;
+  return static_cast<Threat>(summary_threat(summary_[c][sq]));
+}
+
+int Position::capture_count(int sq, Color c) const {
+  if (variant_.rule != Rule::kCapture || !on_board(sq) || board_[sq] != kEmpty) return 0;
+  return summary_captures(summary_[c][sq]);
+}
+
+bool Position::makes_five(Move m, Color c) const { return threat(m.sq, c) == Threat::kFive; }
+
+// --- move lists ----------------------------------------------------------------------------
+
+std::size_t Position::legal_moves(MoveList<Position>& out) const {
+  out.clear();
+  if (is_terminal()) return 0;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] == kEmpty && !forbidden_for(sq, side_))
+      out.push_back(Move{static_cast<std::uint16_t>(sq)});
+  return out.size();
+}
+
+std::size_t Position::candidate_moves(MoveList<Position>& out, int radius) const {
+  out.clear();
+  if (is_terminal()) return 0;
+  if (stones_ == 0) {
+    const int centre = square_of(variant_.size / 2, variant_.size / 2);
+    if (!forbidden_for(centre, side_)) out.push_back(Move{static_cast<std::uint16_t>(centre)});
+    return out.size();
+  }
+  const int n = variant_.size;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    bool near = false;
+    if (radius == 1) {
+      near = near1_[sq] > 0;
+    } else if (radius == 2) {
+      near = near2_[sq] > 0;
+    } else {
+      const int x = x_of(sq), y = y_of(sq);
+      for (int yy = std::max(0, y - radius); yy <= std::min(n - 1, y + radius) && !near; ++yy)
+        for (int xx = std::max(0, x - radius); xx <= std::min(n - 1, x + radius); ++xx) {
+          const auto s = board_[square_of(xx, yy)];
+          if (s == kBlack || s == kWhite) {
+            near = true;
+            break;
+          }
+        }
+    }
+    if (near && !forbidden_for(sq, side_)) out.push_back(Move{static_cast<std::uint16_t>(sq)});
+  }
+  return out.size();
+}
+
+Move Position::winning_move() const {
+  if (is_terminal()) return Move::none();
+  const Color c = side_;
+  if (variant_.rule != Rule::kCapture) {
+    if (count_[c][static_cast<int>(Threat::kFive)] == 0) return Move::none();
+    for (int sq = 0; sq < kSquares; ++sq)
+      if (board_[sq] == kEmpty &&
+          summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFive))
+        return Move{static_cast<std::uint16_t>(sq)};
+    return Move::none();
+  }
+  // Capture variant: the tenth captured stone, or a five the opponent cannot break (and,
+  // facing a pending five, only after breaking it).
+  const bool tenth = captures_[c] + 2 >= kCaptureWin && capturable_[c] > 0;
+  if (!tenth && count_[c][static_cast<int>(Threat::kFive)] == 0) return Move::none();
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    const std::uint16_t s = summary_[c][sq];
+    const int pairs = summary_captures(s);
+    if (pairs && captures_[c] + 2 * pairs >= kCaptureWin)
+      return Move{static_cast<std::uint16_t>(sq)};
+    if (summary_threat(s) != static_cast<int>(Threat::kFive)) continue;
+    if (pending_ && !breaks_pending(sq)) continue;
+    Position after = *this;
+    after.apply(Move{static_cast<std::uint16_t>(sq)});
+    if (after.winner_ == c) return Move{static_cast<std::uint16_t>(sq)};
+  }
+  return Move::none();
+}
+
+bool Position::opponent_can_win() const {
+  if (is_terminal()) return false;
+  const Color o = opponent(side_);
+  const bool fives = count_[o][static_cast<int>(Threat::kFive)] > 0;
+  if (variant_.rule != Rule::kCapture) return fives;
+  // Capture variant: a pending five, the tenth stone, or a five that cannot be broken.
+  if (pending_ == o + 1 || (captures_[o] + 2 >= kCaptureWin && capturable_[o] > 0)) return true;
+  if (!fives) return false;
+  Position passed = *this;
+  Undo u;
+  passed.make_null(u);
+  return static_cast<bool>(passed.winning_move());
+}
+
+std::size_t Position::four_moves(MoveList<Position>& out) const {
+  out.clear();
+  if (is_terminal()) return 0;
+  const Color c = side_;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int sq = 0; sq < kSquares; ++sq) {
+      if (board_[sq] != kEmpty) continue;
+      const int t = summary_threat(summary_[c][sq]);
+      const bool take =
+          pass == 0 ? t == static_cast<int>(Threat::kFive)
+                    : t >= static_cast<int>(Threat::kFour) && t < static_cast<int>(Threat::kFive);
+      if (take && !forbidden_for(sq, c)) out.push_back(Move{static_cast<std::uint16_t>(sq)});
+    }
+  }
+  return out.size();
+}
+
+std::size_t Position::threat_moves(MoveList<Position>& out) const {
+  out.clear();
+  if (is_terminal()) return 0;
+  const Color c = side_, o = opponent(c);
+  const bool capture = variant_.rule == Rule::kCapture;
+  // Fives and winning captures, then fours, then free threes and five-breaking captures.
+  for (int pass = 0; pass < 3; ++pass) {
+    for (int sq = 0; sq < kSquares; ++sq) {
+      if (board_[sq] != kEmpty) continue;
+      const std::uint16_t s = summary_[c][sq];
+      const int t = summary_threat(s);
+      const int pairs = capture ? summary_captures(s) : 0;
+      const bool wins_by_capture = pairs && captures_[c] + 2 * pairs >= kCaptureWin;
+      bool take = false;
+      if (pass == 0)
+        take = t == static_cast<int>(Threat::kFive) || wins_by_capture;
+      else if (pass == 1)
+        take = !wins_by_capture && t >= static_cast<int>(Threat::kFour) &&
+               t < static_cast<int>(Threat::kFive);
+      else
+        take = !wins_by_capture && t < static_cast<int>(Threat::kFour) &&
+               (t >= static_cast<int>(Threat::kFlexThree) ||
+                (pairs && pending_ == o + 1 && breaks_pending(sq)));
+      if (take && !forbidden_for(sq, c)) out.push_back(Move{static_cast<std::uint16_t>(sq)});
+    }
+  }
+  return out.size();
+}
+
+std::uint16_t Position::summary_on(const Board& b, int sq, Color c) const {
+  std::uint64_t sum = 0;
+  for (int d = 0; d < 4; ++d)
+    sum += kEntryInfo[table_[c][scan_key(b.data(), sq, kDirections[d], c)]];
+  int value = 0;
+  return summarise(sum, mode_[c], value);
+}
+
+std::size_t Position::defence_moves(MoveList<Position>& out) const {
+  out.clear();
+  if (is_terminal()) return 0;
+  const Color c = side_, o = opponent(c);
+  const bool capture = variant_.rule == Rule::kCapture;
+  constexpr int kFive = static_cast<int>(Threat::kFive);
+  constexpr int kFour = static_cast<int>(Threat::kFour);
+  const auto push = [&](int sq) { out.push_back(Move{static_cast<std::uint16_t>(sq)}); };
+  const bool fours = count_[o][kFive] > 0;
+
+  // Capture variant against an immediate win (a five to complete, a pending five, the tenth
+  // stone to take): beyond blocks and captures, a stone that flanks a pair of the coming
+  // five makes it breakable, so candidates are gathered generously and each is played out.
+  if (capture && opponent_can_win()) return capture_defences(out);
+
+  // Points the opponent would complete a five on, or else where it would make an
+  // unstoppable four (an open four, or two fours).
+  std::array<int, kMaxMoves> threats{};
+  int num_threats = 0;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    const int t = summary_threat(summary_[o][sq]);
+    if (fours ? t == kFive : t == static_cast<int>(Threat::kFlexFour) && !forbidden_for(sq, o))
+      threats[num_threats++] = sq;
+  }
+  if (num_threats == 0) return 0;
+  const int level = fours ? kFive : static_cast<int>(Threat::kFlexFour);
+
+  // A point on a threat's lines (within the window) may block it.
+  std::array<bool, kSquares> on_line{};
+  for (int i = 0; i < num_threats; ++i) {
+    const int t = threats[i];
+    on_line[t] = true;
+    for (const int e : kEightWays) {
+      int p = t;
+      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+        p += e;
+        if (board_[p] == kWall) break;
+        on_line[p] = true;
+      }
+    }
+  }
+
+  // Answers to every threat go to `out`; answers to some of them (when several threats
+  // leave no full answer) to `partial`, returned instead so that a search plays on and
+  // finds the loss rather than taking "no answer" for "no threat".
+  MoveList<Position> partial;
+  Board scratch = board_;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty || forbidden_for(sq, c)) continue;
+    const int mine = summary_threat(summary_[c][sq]);
+    const int pairs = capture ? summary_captures(summary_[c][sq]) : 0;
+    bool ok = mine == kFive || (!fours && mine >= kFour);  // a win, or a counter-four
+    if (!ok && (on_line[sq] || pairs)) {
+      // Play it on a scratch board and see which threats are left.
+      if (capture)
+        capture_on(scratch, sq, c);
+      else
+        scratch[sq] = c;
+      int left = 0;
+      for (int i = 0; i < num_threats; ++i) {
+        const int t = threats[i];
+        if (t != sq && scratch[t] == kEmpty && summary_threat(summary_on(scratch, t, o)) >= level)
+          ++left;
+      }
+      if (capture)
+        scratch = board_;
+      else
+        scratch[sq] = kEmpty;
+      ok = left == 0;
+      if (!ok && left < num_threats) partial.push_back(Move{static_cast<std::uint16_t>(sq)});
+    }
+    if (ok) push(sq);
+  }
+  if (out.size() == 0)
+    for (Move m : partial) out.push_back(m);
+  return out.size();
+}
+
+std::size_t Position::capture_defences(MoveList<Position>& out) const {
+  const Color c = side_, o = opponent(c);
+  constexpr int kFive = static_cast<int>(Threat::kFive);
+  std::array<bool, kSquares> candidate{};
+  const int n = variant_.size;
+  const auto mark_around = [&](int s) {
+    const int x = x_of(s), y = y_of(s);
+    for (int yy = std::max(0, y - 2); yy <= std::min(n - 1, y + 2); ++yy)
+      for (int xx = std::max(0, x - 2); xx <= std::min(n - 1, x + 2); ++xx)
+        candidate[square_of(xx, yy)] = true;
+  };
+  // With eight stones taken, any capture we can set up makes the opponent's five
+  // breakable: every move is a candidate.
+  const bool everything = pending_ != o + 1 && captures_[c] + 2 >= kCaptureWin;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    if (everything || summary_captures(summary_[c][sq]) || summary_captures(summary_[o][sq]) ||
+        summary_threat(summary_[c][sq]) == kFive)
+      candidate[sq] = true;
+    if (pending_ == o + 1 || summary_threat(summary_[o][sq]) != kFive) continue;
+    // A five point: block it, or flank a pair of the five it would make.
+    mark_around(sq);
+    for (int d = 0; d < 4; ++d) {
+      if (entry_pattern(entry_[o][sq][d]) != Pattern::kFive) continue;
+      for (int side = -1; side <= 1; side += 2)
+        for (int s = sq + side * kDirections[d]; board_[s] == o; s += side * kDirections[d])
+          mark_around(s);
+    }
+  }
+  Position trial = *this;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (!candidate[sq] || board_[sq] != kEmpty || forbidden_for(sq, c)) continue;
+    const Move m{static_cast<std::uint16_t>(sq)};
+    Undo u;
+    trial.make(m, u);
+    const bool ok = trial.winner_ == c || (trial.winner_ != o && !trial.winning_move());
+    trial.unmake(m, u);
+    if (ok) out.push_back(m);
+  }
+  if (out.size() > 0) return out.size();
+  // Nothing saves the game: list the direct answers anyway (blocks of a five point,
+  // captures, occupying the opponent's capture points) so that a search plays on.
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty || forbidden_for(sq, c)) continue;
+    const bool direct = pending_ == o + 1 ? breaks_pending(sq)
+                                          : summary_threat(summary_[o][sq]) == kFive ||
+                                                summary_captures(summary_[c][sq]) > 0 ||
+                                                summary_captures(summary_[o][sq]) > 0;
+    if (direct) out.push_back(Move{static_cast<std::uint16_t>(sq)});
+  }
+  return out.size();
+}
+
+// --- evaluation ----------------------------------------------------------------------------
+
+int Position::evaluate() const {
+  const Color me = side_, op = opponent(me);
+  if (is_terminal()) return winner_ == me ? kDecided : winner_ == op ? -kDecided : 0;
+  constexpr int kFive = static_cast<int>(Threat::kFive);
+  constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
+  int s = score_[me] - score_[op] + kTempo;
+  if (variant_.rule != Rule::kCapture) {
+    if (count_[me][kFive]) return kWinNow;
+    if (count_[op][kFive] >= 2) return -kLossNext;
+    if (!count_[op][kFive] && count_[me][kFlexFour]) return kWinSoon;
+  } else {
+    if (captures_[me] + 2 >= kCaptureWin && capturable_[me] > 0) return kWinNow;
+    if (pending_ == op + 1) s -= 3000;
+    if (count_[me][kFive]) s += 3000;
+    if (count_[op][kFive] >= 2) s -= 2500;
+    s += kCapturedValue[std::min(captures_[me], 9)] - kCapturedValue[std::min(captures_[op], 9)];
+    if (captures_[op] + 2 >= kCaptureWin && capturable_[op] > 0) s -= 1500;
+  }
+  return std::clamp(s, -kEvalCap, kEvalCap);
+}
+
+// --- text ----------------------------------------------------------------------------------
+
+std::string Position::to_string() const {
+  const int n = variant_.size;
+  std::string out = "   ";
+  for (int x = 0; x < n; ++x) {
+    out += static_cast<char>('a' + x);
+    out += ' ';
+  }
+  out += '\n';
+  for (int y = 0; y < n; ++y) {
+    out += fmt::format("{:>2} ", y + 1);
+    for (int x = 0; x < n; ++x) {
+      const auto s = board_[square_of(x, y)];
+      out += s == kBlack ? 'X' : s == kWhite ? 'O' : '.';
+      out += ' ';
+    }
+    out += '\n';
+  }
+  out += fmt::format("{} {}", rule_name(variant_.rule),
+                     is_terminal() ? (winner() == 0   ? "black won"
+                                      : winner() == 1 ? "white won"
+                                                      : "draw")
+                                   : (side_ == kBlack ? "black to move" : "white to move"));
+  if (variant_.rule == Rule::kCapture)
+    out += fmt::format(", captured black {} white {}", captures_[0], captures_[1]);
+  out += '\n';
+  return out;
+}
+
+std::string to_text(Move m) {
+  if (!m) return "none";
+  return fmt::format("{}{}", static_cast<char>('a' + x_of(m.sq)), y_of(m.sq) + 1);
+}
+
+std::string to_gomocup(Move m) {
+  if (!m) return "none";
+  return fmt::format("{},{}", x_of(m.sq), y_of(m.sq));
+}
+
+Result<Move> parse_move(const Position& pos, std::string_view text) {
+  std::string_view t = text;
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
+    t.remove_suffix(1);
+  const auto number = [](std::string_view s, int& value) {
+    if (s.empty() || s.size() > 3) return false;
+    value = 0;
+    for (char ch : s) {
+      if (ch < '0' || ch > '9') return false;
+      value = value * 10 + (ch - '0');
+    }
+    return true;
+  };
+  int x = -1, y = -1;
+  bool ok = false;
+  if (const auto comma = t.find(','); comma != std::string_view::npos) {
+    std::string_view a = t.substr(0, comma), b = t.substr(comma + 1);
+    while (!b.empty() && b.front() == ' ') b.remove_prefix(1);
+    while (!a.empty() && a.back() == ' ') a.remove_suffix(1);
+    ok = number(a, x) && number(b, y);
+  } else if (t.size() >= 2) {
+    const char col = static_cast<char>(t.front() | 0x20);  // lower case
+    int row = 0;
+    if (col >= 'a' && col <= 'z' && number(t.substr(1), row)) {
+      x = col - 'a';
+      y = row - 1;
+      ok = true;
+    }
+  }
+  if (!ok)
+    return fail("bad gomoku move '{}' (a column letter and a row number like h8, or x,y)", text);
+  const int n = pos.size();
+  if (x < 0 || y < 0 || x >= n || y >= n)
+    return fail("move '{}' is off the {}x{} board", text, n, n);
+  const Move m{static_cast<std::uint16_t>(square_of(x, y))};
+  if (pos.stone(m.sq) != kEmpty) return fail("point '{}' is occupied", text);
+  return m;
+}
+
+}  // namespace kibitz::gomoku

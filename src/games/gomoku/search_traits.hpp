@@ -1,0 +1,67 @@
+#pragma once
+// Gomoku hooks for the generic alpha-beta: moves near stones only (the rest of the board is
+// never worth searching), fours and fives as the "tactical" stage (quiescence follows them),
+// the forced block when the opponent has a four, ordering by the pattern a move makes (the
+// seed's priorities), history indexed by point.
+#include "api/concepts.hpp"
+#include "games/gomoku/position.hpp"
+
+namespace kibitz {
+
+template <>
+struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
+  using Position = gomoku::Position;
+  using Move = gomoku::Move;
+
+  static constexpr int kHistorySize = gomoku::kSquares;
+  static int history_index(Move m) { return m.sq; }
+  // Evaluation units are pattern scores (an open three is ~1000): futility margins in kind.
+  static constexpr int kReverseFutilityMargin = 400;
+  static constexpr int kReverseFutilityDepth = 4;
+
+  // Under a four (the opponent threatens five) only the answers to it; else fours and fives.
+  static void generate_tactical(const Position& p, MoveList<Position>& buf) {
+    if (p.opponent_can_win())
+      p.defence_moves(buf);
+    else
+      p.four_moves(buf);
+  }
+  static void generate_quiet(const Position& p, MoveList<Position>& buf) {
+    buf.clear();
+    if (p.opponent_can_win()) return;
+    MoveList<Position> all;
+    p.candidate_moves(all);
+    for (Move m : all)
+      if (!is_tactical(p, m)) buf.push_back(m);
+  }
+  static bool is_tactical(const Position& p, Move m) {
+    const auto c = p.side_to_move();
+    for (int d = 0; d < 4; ++d)
+      if (p.pattern(m.sq, c, d) >= gomoku::Pattern::kFour) return true;
+    return false;
+  }
+  static bool is_legal(const Position& p, Move m) { return p.is_legal(m); }
+  // Ordering inside the tactical stage: fives first, then open fours, then fours.
+  static int mvv_lva(const Position& p, Move m) { return move_value(p, m); }
+
+  // The seed's ordering priorities from the pattern state: own five, block of the opponent's
+  // five, own open four, own four, block of a four, own free three, block of a free three,
+  // then twos; captures (capture variant) rank with threes.
+  static int move_value(const Position& p, Move m) {
+    const auto me = p.side_to_move();
+    const auto them = gomoku::opponent(me);
+    int own = 0, block = 0;
+    for (int d = 0; d < 4; ++d) {
+      own = std::max(own, static_cast<int>(p.pattern(m.sq, me, d)));
+      block = std::max(block, static_cast<int>(p.pattern(m.sq, them, d)));
+    }
+    return own * 16 + block * 12;
+  }
+  // No move at all: a full board (a draw), or renju black whose only answers to a four are
+  // forbidden points (lost).
+  static int no_moves_result(const Position& p) { return p.opponent_can_win() ? -1 : 0; }
+  // Passing is no move in gomoku: null-move pruning is for the ablation only.
+  static bool null_move_safe(const Position&) { return false; }
+};
+
+}  // namespace kibitz

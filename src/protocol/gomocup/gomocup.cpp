@@ -1,0 +1,321 @@
+#include "protocol/gomocup/gomocup.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <istream>
+#include <ostream>
+
+#include "core/log.hpp"
+
+namespace kibitz::gomocup {
+
+namespace {
+
+constexpr std::int64_t kDefaultMoveMs = 450;  // the seed's budget
+constexpr std::int64_t kSafetyMs = 60;        // kept back from every limit the manager gives
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool parse_int(std::string_view s, std::int64_t& v) {
+  s = trim(s);
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return !s.empty() && ec == std::errc() && p == s.data() + s.size();
+}
+
+// "x,y" (or "x,y,field" with want == 3) -> numbers.
+bool parse_numbers(std::string_view s, std::vector<std::int64_t>& out, std::size_t want) {
+  out.clear();
+  while (true) {
+    const auto comma = s.find(',');
+    std::int64_t v = 0;
+    if (!parse_int(s.substr(0, comma), v)) return false;
+    out.push_back(v);
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  return out.size() == want;
+}
+
+}  // namespace
+
+Session::Session(std::istream& in, std::ostream& out, SessionOptions options)
+    : in_(in), out_(out), options_(options), engine_(options.hash_mb), position_() {
+  in_.tie(nullptr);  // reads must not flush the output outside the lock (see uci.cpp)
+  engine_.set_options(options_.engine);
+}
+
+Session::~Session() {
+  engine_.stop();
+  wait();
+}
+
+void Session::send(std::string_view line) {
+  std::lock_guard lock(out_mutex_);
+  out_ << line << '\n' << std::flush;
+}
+
+void Session::error(std::string_view message) { send(fmt::format("ERROR {}", message)); }
+
+void Session::wait() {
+  if (thinker_.joinable()) thinker_.join();
+}
+
+int Session::run() {
+  std::string line;
+  bool end = false;
+  while (!end && std::getline(in_, line)) end = !handle(line);
+  // END stops the thinking at once; at the end of piped input a move being thought about is
+  // still answered.
+  if (end) engine_.stop();
+  wait();
+  return 0;
+}
+
+bool Session::start(int size) {
+  if (thinking_.load()) engine_.stop();
+  wait();
+  if (size < 15 || size > gomoku::kMaxSize) {
+    error(fmt::format("unsupported board size {} (15 to {})", size, gomoku::kMaxSize));
+    return false;
+  }
+  variant_.size = size;
+  variant_.rule = capture_ ? gomoku::Rule::kCapture
+                  : (rule_bits_ & 4) ? gomoku::Rule::kRenju
+                  : (rule_bits_ & 1) ? gomoku::Rule::kExactFive
+                                     : gomoku::Rule::kFreestyle;
+  position_ = gomoku::Position(variant_);
+  history_.clear();
+  engine_.new_game();
+  started_ = true;
+  return true;
+}
+
+void Session::apply_rule_bits(int bits) {
+  rule_bits_ = bits;
+  capture_ = (bits & 16) != 0;
+  // The rule applies from the next game; an empty board takes it at once.
+  if (started_ && position_.stones_on_board() == 0) start(variant_.size);
+}
+
+std::int64_t Session::move_budget_ms() const {
+  if (options_.movetime_ms > 0) return options_.movetime_ms;
+  std::int64_t budget = kDefaultMoveMs;
+  if (timeout_turn_ > 0) budget = std::max<std::int64_t>(1, timeout_turn_ - kSafetyMs);
+  // The match clock: spread what is left over the moves still to come (at least 20).
+  if (time_left_ > 0 || timeout_match_ > 0) {
+    const std::int64_t left = time_left_ > 0 ? time_left_ : timeout_match_;
+    const int placed = position_.stones_on_board();
+    const int to_come = std::max(20, (variant_.size * variant_.size - placed) / 4);
+    budget = std::min(budget, std::max<std::int64_t>(1, left / to_come - kSafetyMs / 2));
+  }
+  return budget;
+}
+
+void Session::think() {
+  if (position_.is_terminal()) {
+    error("the game is over");
+    return;
+  }
+  wait();
+  thinking_.store(true);
+  const engine::GomokuLimits limits{.movetime_ms = move_budget_ms()};
+  thinker_ = std::thread([this, limits, pos = position_] {
+    const auto d = engine_.think(pos, limits);
+    if (d.move) {
+      play(d.move);  // our own move, as the protocol expects us to remember it
+      if (options_.messages)
+        send(fmt::format("MESSAGE {} depth {} score {} nodes {} time {} ms", d.stage, d.depth,
+                         d.score, d.nodes, d.time_ms));
+      send(gomoku::to_gomocup(d.move));
+    } else {
+      error("no legal move");
+    }
+    thinking_.store(false);
+  });
+}
+
+void Session::board_line(std::string_view line) {
+  std::vector<std::int64_t> v;
+  if (!parse_numbers(line, v, 3) || v[0] < 0 || v[1] < 0 || v[0] >= variant_.size ||
+      v[1] >= variant_.size || v[2] < 1 || v[2] > 3) {
+    error(fmt::format("bad BOARD line '{}' (expected x,y,field with field 1, 2 or 3)",
+                      one_line(line)));
+    return;
+  }
+  // Field 3 marks stones of a continuous game's winning line: not a stone to play on.
+  if (v[2] == 3) return;
+  (v[2] == 1 ? board_own_ : board_opp_).emplace_back(static_cast<int>(v[0]),
+                                                      static_cast<int>(v[1]));
+}
+
+void Session::finish_board() {
+  in_board_ = false;
+  // Rebuild the game in playing order. We are to move: with as many stones as the opponent
+  // we are black, with one fewer white. (The real order is unknown; only the capture
+  // variant's capture counts could depend on it, and BOARD carries none.)
+  const bool we_are_black = board_own_.size() == board_opp_.size();
+  if (!(we_are_black || board_opp_.size() == board_own_.size() + 1)) {
+    error(fmt::format("BOARD: {} own and {} opponent stones cannot be a position with us to move",
+                      board_own_.size(), board_opp_.size()));
+    board_own_.clear();
+    board_opp_.clear();
+    return;
+  }
+  std::vector<std::pair<int, int>> order;
+  const auto& first = we_are_black ? board_own_ : board_opp_;
+  const auto& second = we_are_black ? board_opp_ : board_own_;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    order.push_back(first[i]);
+    if (i < second.size()) order.push_back(second[i]);
+  }
+  board_own_.clear();
+  board_opp_.clear();
+  auto pos = gomoku::Position::from_moves(variant_, order);
+  if (!pos) {
+    error(fmt::format("BOARD: {}", pos.error().message));
+    return;
+  }
+  position_ = *pos;
+  history_ = order;
+  think();
+}
+
+void Session::play(gomoku::Move m) {
+  position_.apply(m);
+  history_.emplace_back(gomoku::x_of(m.sq), gomoku::y_of(m.sq));
+}
+
+bool Session::handle(std::string_view raw) {
+  const std::string_view line = trim(raw);
+  if (line.empty()) return true;
+  if (in_board_) {
+    if (upper(line) == "DONE")
+      finish_board();
+    else
+      board_line(line);
+    return true;
+  }
+  const auto space = line.find_first_of(" \t");
+  const std::string cmd = upper(line.substr(0, space));
+  const std::string_view args = space == std::string_view::npos ? "" : trim(line.substr(space));
+  const bool busy = thinking_.load();
+
+  if (cmd == "END") return false;
+  if (cmd == "ABOUT") {
+    send(fmt::format("name=\"kibitz\", version=\"{}\", author=\"Kibitz developers\", "
+                     "country=\"-\", www=\"-\"",
+                     KIBITZ_VERSION));
+  } else if (cmd == "INFO") {
+    const auto sp = args.find(' ');
+    const std::string key(args.substr(0, sp));
+    std::int64_t v = 0;
+    const std::string_view value = sp == std::string_view::npos ? "" : trim(args.substr(sp));
+    if (key == "folder" || key == "evaluate") return true;
+    if (!parse_int(value, v)) {
+      error(fmt::format("INFO {}: expected a number, not '{}'", key, one_line(value)));
+      return true;
+    }
+    if (key == "timeout_turn") {
+      timeout_turn_ = v;
+    } else if (key == "timeout_match") {
+      timeout_match_ = v;
+    } else if (key == "time_left") {
+      time_left_ = v;
+    } else if (key == "max_memory") {
+      // Memory for the transposition table: a quarter of the limit, at least 1 MB.
+      if (v > 0 && !busy)
+        engine_.set_hash_mb(std::clamp<std::size_t>(static_cast<std::size_t>(v) / 4 / (1 << 20),
+                                                    1, options_.hash_mb));
+    } else if (key == "rule") {
+      apply_rule_bits(static_cast<int>(v));
+    } else if (key == "capture") {
+      apply_rule_bits(v ? (rule_bits_ | 16) : (rule_bits_ & ~16));
+    } else if (key != "game_type") {
+      logger().info("gomocup: unknown INFO key '{}' ignored", key);
+    }
+  } else if (busy && (wait(), false)) {
+    // A command that changes the game waits for the move being thought about (a manager
+    // never sends one before the answer; a script piping commands gets them in order).
+  } else if (cmd == "START" || cmd == "RECTSTART") {
+    std::int64_t size = 0;
+    std::vector<std::int64_t> wh;
+    if (cmd == "RECTSTART") {
+      if (!parse_numbers(args, wh, 2)) {
+        error(fmt::format("RECTSTART: expected width,height, not '{}'", one_line(args)));
+        return true;
+      }
+      if (wh[0] != wh[1]) {
+        error("rectangular boards are not supported");
+        return true;
+      }
+      size = wh[0];
+    } else if (!parse_int(args, size)) {
+      error(fmt::format("START: expected a board size, not '{}'", one_line(args)));
+      return true;
+    }
+    if (start(static_cast<int>(size))) send("OK");
+  } else if (!started_) {
+    error(fmt::format("{} before START", cmd));
+  } else if (cmd == "RESTART") {
+    start(variant_.size);
+    send("OK");
+  } else if (cmd == "BEGIN") {
+    if (position_.stones_on_board() != 0) {
+      error("BEGIN on a board that is not empty");
+      return true;
+    }
+    think();
+  } else if (cmd == "TURN") {
+    auto m = gomoku::parse_move(position_, args);
+    if (!m) {
+      error(fmt::format("TURN {}: {}", one_line(args), m.error().message));
+      return true;
+    }
+    if (position_.is_terminal()) {
+      error("TURN after the end of the game");
+      return true;
+    }
+    if (!position_.is_legal(*m)) {
+      error(fmt::format("TURN {}: a forbidden move under {}", one_line(args),
+                        gomoku::rule_name(variant_.rule)));
+      return true;
+    }
+    play(*m);
+    think();
+  } else if (cmd == "BOARD") {
+    in_board_ = true;
+    board_own_.clear();
+    board_opp_.clear();
+  } else if (cmd == "TAKEBACK") {
+    // Take back the last move at x,y: replay the game without it.
+    auto m = gomoku::parse_move(gomoku::Position(variant_), args);
+    if (!m || position_.last_move() != *m) {
+      error(fmt::format("TAKEBACK {}: not the last move", one_line(args)));
+      return true;
+    }
+    history_.pop_back();
+    auto pos = gomoku::Position::from_moves(variant_, history_);
+    if (!pos) {
+      error(fmt::format("TAKEBACK: {}", pos.error().message));
+      return true;
+    }
+    position_ = *pos;
+    send("OK");
+  } else {
+    send(fmt::format("UNKNOWN command '{}'", one_line(cmd)));
+  }
+  return true;
+}
+
+}  // namespace kibitz::gomocup

@@ -1,0 +1,75 @@
+#pragma once
+// The Gomocup (piskvork) protocol over the gomoku engine: a text adapter only. Commands are
+// read on the calling thread while the engine thinks on its own, so END (and a changed time
+// limit) is seen at once; every output line goes out under one lock. Bad input gets an
+// `ERROR message` line and the session goes on.
+//
+// Supported: START, RECTSTART (square boards), RESTART, BEGIN, TURN, BOARD ... DONE, INFO
+// (timeout_turn, timeout_match, time_left, max_memory, game_type, rule, folder), END, ABOUT,
+// TAKEBACK. Rule bits: 1 exact five, 4 renju; Kibitz's extension 16 (or `INFO capture 1`)
+// selects the capture variant (Ninuki).
+#include <atomic>
+#include <iosfwd>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "engine/gomoku_engine.hpp"
+#include "games/gomoku/position.hpp"
+
+namespace kibitz::gomocup {
+
+struct SessionOptions {
+  std::int64_t movetime_ms = 0;  // fixed time per move (0: the manager's limits, else 450 ms)
+  std::size_t hash_mb = 64;
+  engine::GomokuOptions engine;
+  bool messages = true;  // MESSAGE lines with depth, score and the deciding stage
+};
+
+class Session {
+ public:
+  Session(std::istream& in, std::ostream& out, SessionOptions options = {});
+  ~Session();
+  // Runs until END or end of input; returns the process exit status (0).
+  int run();
+  // One command line (exposed for tests); false after END.
+  bool handle(std::string_view line);
+  // Waits for a move being thought about (tests).
+  void wait();
+
+ private:
+  void send(std::string_view line);
+  void error(std::string_view message);
+  bool start(int size);
+  void think();
+  std::int64_t move_budget_ms() const;
+  void apply_rule_bits(int bits);
+  void board_line(std::string_view line);
+  void finish_board();
+  void play(gomoku::Move m);  // on the board and in the history
+
+  std::istream& in_;
+  std::ostream& out_;
+  std::mutex out_mutex_;
+  SessionOptions options_;
+  engine::GomokuEngine engine_;
+  gomoku::Variant variant_;
+  gomoku::Position position_;
+  std::vector<std::pair<int, int>> history_;  // every stone in playing order (TAKEBACK)
+  bool started_ = false;
+  bool capture_ = false;
+  int rule_bits_ = 0;
+  // INFO values (ms); 0 = not given.
+  std::int64_t timeout_turn_ = 0;
+  std::int64_t timeout_match_ = 0;
+  std::int64_t time_left_ = 0;
+  // BOARD: collecting lines until DONE.
+  bool in_board_ = false;
+  std::vector<std::pair<int, int>> board_own_, board_opp_;
+  std::thread thinker_;
+  std::atomic<bool> thinking_{false};
+};
+
+}  // namespace kibitz::gomocup

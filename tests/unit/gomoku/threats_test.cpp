@@ -1,0 +1,127 @@
+// Threat queries on small hand-built positions: the answers to a five threat, to an open
+// three, counter-fours, and the moves that make fours and threes.
+#include <gtest/gtest.h>
+
+#include "unit/gomoku/gomoku_test_util.hpp"
+
+namespace kibitz::gomoku {
+namespace {
+
+using testing::at;
+using testing::setup;
+using testing::squares;
+using testing::squares_of;
+
+TEST(GomokuThreats, AgainstAFourOnlyTheCompletionPoint) {
+  // White to move; black's four f8..i8 is blocked at e8 by white and completes at j8.
+  Position p = setup({}, {"OXXXX."}, kWhite, 4, 7);
+  EXPECT_TRUE(p.opponent_can_win());
+  MoveList<Position> moves;
+  p.defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(9, 7)}));
+  EXPECT_EQ(p.winning_move(), Move::none());
+  // With black to move the same point wins, and it is the only four move.
+  Position b = setup({}, {"OXXXX."}, kBlack, 4, 7);
+  EXPECT_EQ(b.winning_move(), at(9, 7));
+  b.four_moves(moves);
+  ASSERT_GE(moves.size(), 1u);
+  EXPECT_EQ(moves[0], at(9, 7));  // fives first
+  EXPECT_FALSE(b.opponent_can_win());
+}
+
+TEST(GomokuThreats, AnOwnFiveAnswersAFour) {
+  // White can block at j8 or win at once on column b.
+  Position q = setup({}, {".O", ".O", ".O", ".O", "..", "..", "..", "OXXXX."}, kWhite, 0, 0);
+  MoveList<Position> moves;
+  q.defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(1, 4), at(5, 7)}));
+}
+
+TEST(GomokuThreats, AgainstAnOpenFourBothBlocksThoughNeitherSaves) {
+  Position p = setup({}, {".XXXX."}, kWhite, 4, 7);
+  EXPECT_TRUE(p.opponent_can_win());
+  MoveList<Position> moves;
+  p.defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(4, 7), at(9, 7)}));
+  EXPECT_LE(p.evaluate(), -10000);
+}
+
+TEST(GomokuThreats, AgainstTwoFreeThreesTheAnswersToEither) {
+  // Black's c4 c5 c6 and h11 i11 j11: no single move stops both open fours, so the list
+  // holds the moves that stop one (adjacent blocks, and far blocks that stop one side).
+  const std::vector<std::pair<int, int>> black = {{2, 3},  {2, 4},  {2, 5},
+                                                  {7, 10}, {8, 10}, {9, 10}};
+  auto p = Position::from_setup({}, black, {}, 1);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_FALSE(p->opponent_can_win());
+  MoveList<Position> moves;
+  p->defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(2, 1), at(2, 2), at(2, 6), at(2, 7), at(5, 10),
+                                        at(6, 10), at(10, 10), at(11, 10)}));
+}
+
+TEST(GomokuThreats, AgainstAnOpenThreeTheTwoBlocks) {
+  // Black's f8 g8 h8 with room on both sides: only e8 and i8 stop the open four.
+  Position p = setup({}, {"XXX"}, kWhite, 5, 7);
+  EXPECT_FALSE(p.opponent_can_win());
+  MoveList<Position> moves;
+  p.defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(4, 7), at(8, 7)}));
+}
+
+TEST(GomokuThreats, AgainstASplitThreeTheGapAndBothEnds) {
+  // _X_XX_ : the gap makes the straight four; both ends and the gap stop it.
+  Position p = setup({}, {"X.XX"}, kWhite, 5, 7);
+  MoveList<Position> moves;
+  p.defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(4, 7), at(6, 7), at(9, 7)}));
+}
+
+TEST(GomokuThreats, CounterFoursAnswerAnOpenThree) {
+  // White also has a three against the top edge (a1 b1 c1): d1 and e1 make fours.
+  Position q = setup({}, {"OOO", "", "", "", "", "", "", ".....XXX"}, kWhite, 0, 0);
+  MoveList<Position> moves;
+  q.defence_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(3, 0), at(4, 0), at(4, 7), at(8, 7)}));
+}
+
+TEST(GomokuThreats, NothingToAnswer) {
+  Position p = setup({}, {"XX"}, kWhite, 5, 7);
+  MoveList<Position> moves;
+  EXPECT_EQ(p.defence_moves(moves), 0u);
+  EXPECT_FALSE(p.opponent_can_win());
+}
+
+TEST(GomokuThreats, ThreatAndFourMoves) {
+  // Black's open two g8 h8: the free threes are e8 f8 i8 j8 (no fours yet).
+  Position two = setup({}, {"XX"}, kBlack, 6, 7);
+  MoveList<Position> moves;
+  two.threat_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(4, 7), at(5, 7), at(8, 7), at(9, 7)}));
+  EXPECT_EQ(two.four_moves(moves), 0u);
+  // An open three f8 g8 h8: fours at d8 e8 i8 j8.
+  Position three = setup({}, {"XXX"}, kBlack, 5, 7);
+  three.four_moves(moves);
+  EXPECT_EQ(squares(moves), squares_of({at(3, 7), at(4, 7), at(8, 7), at(9, 7)}));
+  for (Move m : moves) {
+    EXPECT_GE(three.threat(m.sq, kBlack), Threat::kFour);
+    EXPECT_TRUE(three.makes_five(m, kBlack) == false);
+  }
+  three.threat_moves(moves);
+  EXPECT_EQ(moves.size(), 4u);  // the fours (a further three would need more stones)
+}
+
+TEST(GomokuThreats, RenjuThreatsLeaveOutForbiddenPoints) {
+  // Black's h8 is a double three (forbidden), so it is no threat move for black.
+  Position p = setup({.rule = Rule::kRenju}, {".XX", "X..", "X.."}, kBlack, 7, 7);
+  MoveList<Position> moves;
+  p.threat_moves(moves);
+  EXPECT_FALSE(moves.contains(at(7, 7)));
+  EXPECT_TRUE(moves.contains(at(10, 7)));  // h8 is out, but k8 still makes a free three
+  Position w = setup({.rule = Rule::kFreestyle}, {".XX", "X..", "X.."}, kBlack, 7, 7);
+  w.threat_moves(moves);
+  EXPECT_TRUE(moves.contains(at(7, 7)));
+}
+
+}  // namespace
+}  // namespace kibitz::gomoku
