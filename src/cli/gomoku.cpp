@@ -143,7 +143,7 @@ int run_puzzles(const PuzzleArgs& a) {
     v.size = j.value("size", 15);
     if (a.rule == "native") {
       const int native = j.value("native_rule", 0);
-      v.rule = native == 4 ? gomoku::Rule::kRenju
+      v.rule = native == 4   ? gomoku::Rule::kRenju
                : native == 1 ? gomoku::Rule::kExactFive
                              : gomoku::Rule::kFreestyle;
     } else {
@@ -176,7 +176,9 @@ int run_puzzles(const PuzzleArgs& a) {
     }
     if (a.verbose)
       fmt::print("{}: {} {} in {:.2f} ms, {} nodes\n", j.value("id", "?"),
-                 r.win ? "solved" : r.aborted ? "timeout" : "no win",
+                 r.win       ? "solved"
+                 : r.aborted ? "timeout"
+                             : "no win",
                  r.win ? gomoku::to_text(r.move) : "", ms, r.nodes);
     progress.update(static_cast<std::uint64_t>(total));
   }

@@ -69,8 +69,8 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   }
 
   const auto slice = [&](double share) {
-    return std::max<TimeBudget::Millis>(1, static_cast<TimeBudget::Millis>(
-                                               static_cast<double>(limits.movetime_ms) * share));
+    return std::max<TimeBudget::Millis>(
+        1, static_cast<TimeBudget::Millis>(static_cast<double>(limits.movetime_ms) * share));
   };
   std::vector<Move> searchmoves;
   if (options_.threats && forced.size() == 0) {
@@ -110,23 +110,36 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
     if (threat.win) {
       // Candidates: our moves near stones; keep those after which the opponent's forced win
       // is gone (checked with the same threat search, within what the budget allows).
+      // Most promising first (the shapes a move makes and blocks): when the time runs out
+      // before every candidate is checked, the unchecked ones stay in (unproven, not lost).
       MoveList<Position> candidates;
       pos.candidate_moves(candidates);
+      std::vector<Move> order(candidates.begin(), candidates.end());
+      std::stable_sort(order.begin(), order.end(), [&](Move x, Move y) {
+        return SearchTraits<Position>::move_value(pos, x) >
+               SearchTraits<Position>::move_value(pos, y);
+      });
       std::vector<Move> safe;
-      for (const Move m : candidates) {
+      std::size_t checked = 0;
+      for (const Move m : order) {
         if (budget.soft_expired() || stop_requested_.load()) break;
+        ++checked;
         Position::Undo u;
         pos.make(m, u);
         TimeBudget each(slice(0.02), slice(0.02));
-        const int depth = kind == search::ThreatKind::kVcf ? options_.vcf_depth : options_.vct_depth;
+        const int depth =
+            kind == search::ThreatKind::kVcf ? options_.vcf_depth : options_.vct_depth;
         const auto r = pos.is_terminal()
                            ? search::ThreatResult<Position>{}
                            : threats_.solve(pos, kind, {.max_depth = depth, .budget = &each});
         pos.unmake(m, u);
         d.nodes += r.nodes;
-        if (!r.win && !r.aborted) safe.push_back(m);
+        if (!r.win) safe.push_back(m);  // an aborted check is no proof of a loss
       }
-      if (safe.size() == 1) return finish(safe[0], "defence", 0);
+      const bool complete = checked == order.size();
+      if (!complete && !safe.empty())
+        safe.insert(safe.end(), order.begin() + static_cast<std::ptrdiff_t>(checked), order.end());
+      if (safe.size() == 1 && complete) return finish(safe[0], "defence", 0);
       if (!safe.empty()) {
         searchmoves = std::move(safe);
         d.stage = "defence";

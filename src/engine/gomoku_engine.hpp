@@ -28,9 +28,9 @@ struct GomokuLimits {
 };
 
 struct GomokuOptions {
-  bool threats = true;      // stages 2-4; off = the plain alpha-beta baseline
-  bool vct = true;          // stage 3 and the VCT half of stage 4
-  int vcf_depth = 40;       // attacker moves
+  bool threats = true;  // stages 2-4; off = the plain alpha-beta baseline
+  bool vct = true;      // stage 3 and the VCT half of stage 4
+  int vcf_depth = 40;   // attacker moves
   int vct_depth = 10;
   double vcf_share = 0.15;  // of the move's time, for our VCF; as much again for defence
   double vct_share = 0.20;

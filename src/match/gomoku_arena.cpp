@@ -72,8 +72,7 @@ class GomocupSeat final : public GomokuSeat {
 
   Result<void> new_game(const gomoku::Variant& v, const GomokuRequest& r, std::uint64_t) override {
     asked_ = false;
-    if (!process_->write_line(fmt::format("START {}", v.size)))
-      return broken("closed its input");
+    if (!process_->write_line(fmt::format("START {}", v.size))) return broken("closed its input");
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms_);
     for (;;) {
       std::string line;
@@ -117,8 +116,8 @@ class GomocupSeat final : public GomokuSeat {
       for (std::size_t i = 0; i < history.size() && ok; ++i) {
         if (pos.stone(history[i].sq) == gomoku::kEmpty) continue;  // captured since
         const bool own = (i % 2 == 0) == first_is_own;
-        ok = process_->write_line(fmt::format("{},{}", gomoku::to_gomocup(history[i]),
-                                              own ? 1 : 2));
+        ok =
+            process_->write_line(fmt::format("{},{}", gomoku::to_gomocup(history[i]), own ? 1 : 2));
       }
       ok = ok && process_->write_line("DONE");
     } else {
@@ -154,8 +153,7 @@ class GomocupSeat final : public GomokuSeat {
       if (st == Subprocess::Read::kTimeout) {
         // No stop command exists in the protocol: the engine is replaced.
         healthy_ = false;
-        reply.status =
-            stop.load() ? GomokuReply::Status::kStopped : GomokuReply::Status::kTimeout;
+        reply.status = stop.load() ? GomokuReply::Status::kStopped : GomokuReply::Status::kTimeout;
         return reply;
       }
       if (line.starts_with("MESSAGE")) {
@@ -194,8 +192,7 @@ class GomokuBotSeat final : public GomokuSeat {
     }
   }
   bool healthy() const override { return true; }
-  Result<void> new_game(const gomoku::Variant&, const GomokuRequest&,
-                        std::uint64_t seed) override {
+  Result<void> new_game(const gomoku::Variant&, const GomokuRequest&, std::uint64_t seed) override {
     rng_.reseed(seed);
     if (engine_) engine_->new_game();
     return {};
@@ -216,8 +213,8 @@ class GomokuBotSeat final : public GomokuSeat {
       if (request.clock.remaining_ms[side] >= 0) {
         // A share of the clock: what is left over 20 moves more, never past the clock.
         const auto left = request.clock.remaining_ms[side];
-        limits.movetime_ms =
-            std::max<std::int64_t>(1, std::min<std::int64_t>(left / 20 + request.clock.increment_ms[side] / 2, left / 2));
+        limits.movetime_ms = std::max<std::int64_t>(
+            1, std::min<std::int64_t>(left / 20 + request.clock.increment_ms[side] / 2, left / 2));
       }
       limits.nodes = request.limits.nodes;
       limits.depth = request.limits.depth;
@@ -248,7 +245,8 @@ Result<Opening> parse_offset_line(std::string_view line, int size) {
   std::vector<int> numbers;
   std::size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == ',' || line[i] == '\t' || line[i] == '\r'))
+    while (i < line.size() &&
+           (line[i] == ' ' || line[i] == ',' || line[i] == '\t' || line[i] == '\r'))
       ++i;
     if (i >= line.size()) break;
     int v = 0;
@@ -314,7 +312,8 @@ class GomokuKind final : public GameKind {
       op->label = fmt::format("{}#{}", o.file, n);
       book_.push_back(std::move(*op));
     }
-    if (book_.empty()) return fail("{}: no openings fit a {}x{} board", o.file, variant_.size, variant_.size);
+    if (book_.empty())
+      return fail("{}: no openings fit a {}x{} board", o.file, variant_.size, variant_.size);
     return {};
   }
   std::size_t opening_count() const override { return book_.size(); }
@@ -348,7 +347,8 @@ class GomokuKind final : public GameKind {
     if (!process) return tl::unexpected(process.error());
     auto seat = std::make_unique<GomocupSeat>(std::move(*process), settings.start_timeout_ms);
     // The handshake is START: check the engine answers it now.
-    if (auto ok = seat->new_game(variant_, GomokuRequest{}, 0); !ok) return tl::unexpected(ok.error());
+    if (auto ok = seat->new_game(variant_, GomokuRequest{}, 0); !ok)
+      return tl::unexpected(ok.error());
     return seat;
   }
 
@@ -391,7 +391,10 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   const char* colour[2] = {"Black", "White"};
   auto end = [&](double black_score, std::string termination, std::string reason) {
     out.first_score = black_score;
-    out.result = black_score > 0.75 ? "B+" : black_score < 0.25 ? "W+" : black_score >= 0 ? "0" : "?";
+    out.result = black_score > 0.75   ? "B+"
+                 : black_score < 0.25 ? "W+"
+                 : black_score >= 0   ? "0"
+                                      : "?";
     out.termination = std::move(termination);
     out.reason = std::move(reason);
   };
@@ -399,7 +402,9 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     out.fault_seat = side;
     out.fault = fault;
     auto& st = out.stats[side];
-    (fault == Fault::kTime ? st.time_losses : fault == Fault::kIllegal ? st.illegal_moves : st.crashes)++;
+    (fault == Fault::kTime      ? st.time_losses
+     : fault == Fault::kIllegal ? st.illegal_moves
+                                : st.crashes)++;
     end(side == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
   };
   for (int s = 0; s < 2 && !out.finished(); ++s) {
@@ -416,8 +421,10 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   while (!out.finished()) {
     if (pos.is_terminal()) {
       const int w = pos.winner();
-      end(w == 0 ? 1.0 : w == 1 ? 0.0 : 0.5, "normal",
-          w < 0 ? "board full" : fmt::format("{} wins", colour[w]));
+      end(w == 0   ? 1.0
+          : w == 1 ? 0.0
+                   : 0.5,
+          "normal", w < 0 ? "board full" : fmt::format("{} wins", colour[w]));
       break;
     }
     if (stop.load()) {

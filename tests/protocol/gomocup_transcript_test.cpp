@@ -59,16 +59,16 @@ TEST(GomocupTranscript, CompletesItsFiveAndBlocksAnOpenFour) {
   ASSERT_EQ(win.size(), 2u);
   EXPECT_TRUE(win[1] == "2,5" || win[1] == "7,5") << win[1];
   // The opponent has a four (x 3..6 on row 9) and we have nothing: we must block at 2 or 7.
-  const auto block = transcript({"START 15", "BOARD", "3,9,2", "4,9,2", "5,9,2", "6,9,2",
-                                 "0,0,1", "14,14,1", "0,14,1", "DONE"});
+  const auto block = transcript({"START 15", "BOARD", "3,9,2", "4,9,2", "5,9,2", "6,9,2", "0,0,1",
+                                 "14,14,1", "0,14,1", "DONE"});
   ASSERT_EQ(block.size(), 2u);
   EXPECT_TRUE(block[1] == "2,9" || block[1] == "7,9") << block[1];
 }
 
 TEST(GomocupTranscript, BadInputGetsErrorAndTheSessionGoesOn) {
-  const auto out = transcript({"TURN 3,3", "START 9", "START 15", "TURN 15,2", "TURN x", "BOARD",
-                               "1,1,7", "DONE", "INFO timeout_turn soon", "RECTSTART 15,20",
-                               "FROBNICATE", "TURN 7,7"});
+  const auto out =
+      transcript({"TURN 3,3", "START 9", "START 15", "TURN 15,2", "TURN x", "BOARD", "1,1,7",
+                  "DONE", "INFO timeout_turn soon", "RECTSTART 15,20", "FROBNICATE", "TURN 7,7"});
   ASSERT_EQ(out.size(), 11u);
   EXPECT_EQ(out[0].rfind("ERROR", 0), 0u) << out[0];  // before START
   EXPECT_EQ(out[1].rfind("ERROR", 0), 0u) << out[1];  // size 9
@@ -85,9 +85,8 @@ TEST(GomocupTranscript, BadInputGetsErrorAndTheSessionGoesOn) {
 }
 
 TEST(GomocupTranscript, TakebackAndRestart) {
-  const auto out =
-      transcript({"START 15", "TURN 7,7", "TAKEBACK 3,3", "RESTART", "BEGIN", "TAKEBACK 7,7",
-                  "BEGIN"});
+  const auto out = transcript(
+      {"START 15", "TURN 7,7", "TAKEBACK 3,3", "RESTART", "BEGIN", "TAKEBACK 7,7", "BEGIN"});
   ASSERT_EQ(out.size(), 7u);
   EXPECT_TRUE(is_point(out[1], 15));
   EXPECT_EQ(out[2].rfind("ERROR", 0), 0u) << out[2];  // not the last move
@@ -100,9 +99,8 @@ TEST(GomocupTranscript, TakebackAndRestart) {
 TEST(GomocupTranscript, RenjuByInfoRejectsBlacksOverline) {
   // We are white (4 own stones, 5 opponent's). Black's row 7 reads XXX_XX: 3,7 would be an
   // overline, forbidden for black under renju (INFO rule 4), and a win under freestyle.
-  const std::vector<std::string> board = {"START 15", "BOARD", "0,7,2", "1,7,2", "2,7,2",
-                                          "4,7,2",    "5,7,2", "0,0,1", "0,2,1", "0,4,1",
-                                          "0,6,1",    "DONE"};
+  const std::vector<std::string> board = {"START 15", "BOARD", "0,7,2", "1,7,2", "2,7,2", "4,7,2",
+                                          "5,7,2",    "0,0,1", "0,2,1", "0,4,1", "0,6,1", "DONE"};
   auto renju = board;
   renju.insert(renju.begin(), "INFO rule 4");
   renju.push_back("TURN 3,7");

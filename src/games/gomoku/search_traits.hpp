@@ -26,6 +26,12 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     else
       p.four_moves(buf);
   }
+  // Quiescence (not under a four): only a move that wins at once; the threat stages before
+  // the alpha-beta cover the forcing sequences.
+  static void generate_quiescence(const Position& p, MoveList<Position>& buf) {
+    buf.clear();
+    if (const Move w = p.winning_move()) buf.push_back(w);
+  }
   static void generate_quiet(const Position& p, MoveList<Position>& buf) {
     buf.clear();
     if (p.opponent_can_win()) return;
@@ -60,6 +66,9 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   // No move at all: a full board (a draw), or renju black whose only answers to a four are
   // forbidden points (lost).
   static int no_moves_result(const Position& p) { return p.opponent_can_win() ? -1 : 0; }
+  // Quiet moves by the shapes they make and block, on the history scale (+-16384): a three
+  // outranks anything history learns, a two most of it.
+  static int quiet_value(const Position& p, Move m) { return move_value(p, m) * 128; }
   // Passing is no move in gomoku: null-move pruning is for the ablation only.
   static bool null_move_safe(const Position&) { return false; }
 };

@@ -16,8 +16,10 @@ constexpr std::int64_t kDefaultMoveMs = 450;  // the seed's budget
 constexpr std::int64_t kSafetyMs = 60;        // kept back from every limit the manager gives
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -90,7 +92,7 @@ bool Session::start(int size) {
     return false;
   }
   variant_.size = size;
-  variant_.rule = capture_ ? gomoku::Rule::kCapture
+  variant_.rule = capture_           ? gomoku::Rule::kCapture
                   : (rule_bits_ & 4) ? gomoku::Rule::kRenju
                   : (rule_bits_ & 1) ? gomoku::Rule::kExactFive
                                      : gomoku::Rule::kFreestyle;
@@ -155,8 +157,8 @@ void Session::board_line(std::string_view line) {
   }
   // Field 3 marks stones of a continuous game's winning line: not a stone to play on.
   if (v[2] == 3) return;
-  (v[2] == 1 ? board_own_ : board_opp_).emplace_back(static_cast<int>(v[0]),
-                                                      static_cast<int>(v[1]));
+  (v[2] == 1 ? board_own_ : board_opp_)
+      .emplace_back(static_cast<int>(v[0]), static_cast<int>(v[1]));
 }
 
 void Session::finish_board() {
@@ -213,9 +215,10 @@ bool Session::handle(std::string_view raw) {
 
   if (cmd == "END") return false;
   if (cmd == "ABOUT") {
-    send(fmt::format("name=\"kibitz\", version=\"{}\", author=\"Kibitz developers\", "
-                     "country=\"-\", www=\"-\"",
-                     KIBITZ_VERSION));
+    send(
+        fmt::format("name=\"kibitz\", version=\"{}\", author=\"Kibitz developers\", "
+                    "country=\"-\", www=\"-\"",
+                    KIBITZ_VERSION));
   } else if (cmd == "INFO") {
     const auto sp = args.find(' ');
     const std::string key(args.substr(0, sp));
@@ -235,8 +238,8 @@ bool Session::handle(std::string_view raw) {
     } else if (key == "max_memory") {
       // Memory for the transposition table: a quarter of the limit, at least 1 MB.
       if (v > 0 && !busy)
-        engine_.set_hash_mb(std::clamp<std::size_t>(static_cast<std::size_t>(v) / 4 / (1 << 20),
-                                                    1, options_.hash_mb));
+        engine_.set_hash_mb(std::clamp<std::size_t>(static_cast<std::size_t>(v) / 4 / (1 << 20), 1,
+                                                    options_.hash_mb));
     } else if (key == "rule") {
       apply_rule_bits(static_cast<int>(v));
     } else if (key == "capture") {

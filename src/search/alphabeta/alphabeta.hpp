@@ -10,7 +10,10 @@
 // Optional static hooks in SearchTraits<G> (detected with `requires`):
 //   generate_tactical(s, MoveList&) / generate_quiet(s, MoveList&)  staged generation; in
 //                                     check the two together must yield exactly the evasions
+//   generate_quiescence(s, MoveList&) the quiescence moves when not in check, if narrower
+//                                     than the tactical stage
 //   is_tactical(s, m), mvv_lva(s, m), see_ge(s, m, threshold)      ordering and pruning
+//   quiet_value(s, m)                 static order of quiet moves, added to history
 //   is_legal(s, m)                    validates TT and killer moves before generating
 //   is_search_draw(s)                 repetition / rule draws (then is_terminal() is not
 //                                     called per node; terminal = no legal moves)

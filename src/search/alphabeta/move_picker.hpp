@@ -62,7 +62,16 @@ class MovePicker {
           return tt_move_;
         case kGenTactical:
           if constexpr (kStagedGeneration<G>) {
-            Traits::generate_tactical(s_, list_);
+            // A game may keep quiescence narrower than its tactical stage (gomoku: fours
+            // are tactical for ordering, but a quiescence over every four explodes).
+            if constexpr (requires { Traits::generate_quiescence(s_, list_); }) {
+              if (quiescence_)
+                Traits::generate_quiescence(s_, list_);
+              else
+                Traits::generate_tactical(s_, list_);
+            } else {
+              Traits::generate_tactical(s_, list_);
+            }
             score_tactical();
             stage_ = kGoodTactical;
           } else {
@@ -178,7 +187,13 @@ class MovePicker {
     return options_.history ? history_.get(side_, Traits::history_index(m)) : 0;
   }
   void score_quiet() {
-    for (std::size_t i = 0; i < list_.size(); ++i) scores_[i] = history_score(list_[i]);
+    for (std::size_t i = 0; i < list_.size(); ++i) {
+      scores_[i] = history_score(list_[i]);
+      // A game's static knowledge of a quiet move (gomoku: the pattern it makes) ranks it
+      // before history has learnt anything.
+      if constexpr (requires { Traits::quiet_value(s_, list_[i]); })
+        scores_[i] += Traits::quiet_value(s_, list_[i]);
+    }
   }
   // Unstaged games: one list; the TT move and killers are ranked first here.
   void score_all() {

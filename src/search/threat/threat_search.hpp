@@ -179,6 +179,8 @@ class ThreatSearch {
       // Defender: its first answer (all lose).
       MoveList<G> answers;
       s.defence_moves(answers);
+      // No answer at all (every block illegal, say): any legal move, then the five.
+      if (answers.size() == 0) s.legal_moves(answers);
       if (answers.size() == 0) break;
       const Move d = answers[0];
       line.push_back(d);

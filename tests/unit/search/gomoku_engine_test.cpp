@@ -1,0 +1,90 @@
+// The gomoku engine's five stages on positions whose answer is known by construction.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "engine/gomoku_engine.hpp"
+
+namespace kibitz::engine {
+namespace {
+
+using gomoku::Move;
+using gomoku::Position;
+using XY = std::vector<std::pair<int, int>>;
+
+Move at(int x, int y) { return Move{static_cast<std::uint16_t>(gomoku::square_of(x, y))}; }
+
+Position setup(const XY& black, const XY& white, int side, gomoku::Rule rule = gomoku::Rule::kFreestyle) {
+  auto p = Position::from_setup(gomoku::Variant{15, rule}, black, white, side);
+  EXPECT_TRUE(p) << (p ? "" : p.error().message);
+  return p ? *p : Position();
+}
+
+GomokuDecision think(const Position& p, GomokuOptions o = {}, std::int64_t ms = 300) {
+  GomokuEngine e(8);
+  e.set_options(o);
+  return e.think(p, GomokuLimits{.movetime_ms = ms});
+}
+
+TEST(GomokuEngine, WinsInOne) {
+  // Black's four on row 7 (x 3..6), open at x 2 and 7.
+  const auto p = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}, {0, 0}}, {{3, 8}, {4, 8}, {5, 8}, {14, 14}, {0, 14}}, 0);
+  const auto d = think(p);
+  EXPECT_EQ(d.stage, "win");
+  EXPECT_TRUE(d.move == at(2, 7) || d.move == at(7, 7));
+}
+
+TEST(GomokuEngine, BlocksAFourAndAGapFour) {
+  // White (to move) faces black's closed four x 3..6 on row 7 (x 2 blocked): only x 7 saves.
+  const auto closed = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}}, {{2, 7}, {14, 14}, {0, 14}}, 1);
+  EXPECT_EQ(think(closed).move, at(7, 7));
+  // Black's gap four OO_OO on column 4 (y 3, 4, 6, 7): only the gap y 5 saves.
+  const auto gap = setup({{4, 3}, {4, 4}, {4, 6}, {4, 7}}, {{0, 0}, {14, 14}, {0, 14}}, 1);
+  const auto d = think(gap);
+  EXPECT_EQ(d.move, at(4, 5));
+  EXPECT_EQ(d.stage, "forced");
+}
+
+TEST(GomokuEngine, FindsAVcfAndTheThreatSearchProvesIt) {
+  // Black to move: (8,7) makes two fours at once (row 7: x 5..8, column 8: y 4..7).
+  const auto p = setup({{5, 7}, {6, 7}, {7, 7}, {8, 4}, {8, 5}, {8, 6}},
+                       {{4, 7}, {8, 3}, {0, 0}, {14, 14}, {0, 14}, {14, 0}}, 0);
+  const auto d = think(p);
+  EXPECT_EQ(d.stage, "vcf");
+  EXPECT_EQ(d.move, at(8, 7));
+  ASSERT_GE(d.pv.size(), 3u);  // double four, a block, the five
+}
+
+TEST(GomokuEngine, DefendsAgainstTheOpponentsVcf) {
+  // White to move; black threatens the double four at (8,7) (as above). White has nothing.
+  const auto p = setup({{5, 7}, {6, 7}, {7, 7}, {8, 4}, {8, 5}, {8, 6}, {0, 0}},
+                       {{4, 7}, {8, 3}, {14, 14}, {0, 14}, {14, 0}, {2, 2}}, 1);
+  const auto d = think(p);
+  ASSERT_TRUE(d.move);
+  Position after = p;
+  after.apply(d.move);
+  search::ThreatSearch<Position> threats(16);
+  const auto r = threats.solve(after, search::ThreatKind::kVcf, {.max_depth = 20});
+  EXPECT_FALSE(r.win) << "black still wins by VCF after white's " << gomoku::to_text(d.move);
+}
+
+TEST(GomokuEngine, PlainAlphaBetaStillTakesAWinAndBlocks) {
+  GomokuOptions plain;
+  plain.threats = false;
+  const auto win = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}, {0, 0}}, {{3, 8}, {4, 8}, {5, 8}, {14, 14}, {0, 14}}, 0);
+  EXPECT_EQ(think(win, plain).stage, "win");
+  const auto closed = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}}, {{2, 7}, {14, 14}, {0, 14}}, 1);
+  EXPECT_EQ(think(closed, plain).move, at(7, 7));
+}
+
+TEST(GomokuEngine, AlphaBetaReachesDepthAndReturnsAMoveNearTheStones) {
+  const auto p = setup({{7, 7}, {8, 8}}, {{7, 8}}, 1);
+  const auto d = think(p, {}, 300);
+  EXPECT_EQ(d.stage, "alphabeta");
+  EXPECT_GE(d.depth, 4);
+  EXPECT_LE(std::abs(gomoku::x_of(d.move.sq) - 7), 3);
+  EXPECT_LE(std::abs(gomoku::y_of(d.move.sq) - 7), 3);
+}
+
+}  // namespace
+}  // namespace kibitz::engine
