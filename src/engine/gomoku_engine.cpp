@@ -96,16 +96,22 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
       }
     }
     // 4. Defence: would the opponent win by force if it were its turn?
+    // The whole stage (the opponent's threat search and the check of our candidates) has its
+    // own share of the move, so that the alpha-beta keeps most of the time.
+    TimeBudget defence(slice(options_.defence_share), slice(options_.defence_share));
     Position::Undo nu;
-    pos.make_null(nu);
+    if (options_.defence) pos.make_null(nu);
     TimeBudget b(slice(options_.vcf_share), slice(options_.vcf_share));
     auto kind = search::ThreatKind::kVcf;
-    auto threat = threats_.solve(pos, kind, {.max_depth = options_.vcf_depth, .budget = &b});
-    if (!threat.win && options_.vct && !b.soft_expired()) {
+    auto threat = options_.defence
+                      ? threats_.solve(pos, kind, {.max_depth = options_.vcf_depth, .budget = &b})
+                      : search::ThreatResult<Position>{};
+    if (options_.defence && !threat.win && options_.vct && options_.defence_vct &&
+        !b.soft_expired()) {
       kind = search::ThreatKind::kVct;
       threat = threats_.solve(pos, kind, {.max_depth = options_.vct_depth, .budget = &b});
     }
-    pos.unmake_null(nu);
+    if (options_.defence) pos.unmake_null(nu);
     d.nodes += threat.nodes;
     if (threat.win) {
       // Candidates: our moves near stones; keep those after which the opponent's forced win
@@ -122,7 +128,7 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
       std::vector<Move> safe;
       std::size_t checked = 0;
       for (const Move m : order) {
-        if (budget.soft_expired() || stop_requested_.load()) break;
+        if (defence.soft_expired() || stop_requested_.load()) break;
         ++checked;
         Position::Undo u;
         pos.make(m, u);

@@ -28,12 +28,15 @@ struct GomokuLimits {
 };
 
 struct GomokuOptions {
-  bool threats = true;  // stages 2-4; off = the plain alpha-beta baseline
-  bool vct = true;      // stage 3 and the VCT half of stage 4
-  int vcf_depth = 40;   // attacker moves
+  bool threats = true;       // stages 2-4; off = the plain alpha-beta baseline
+  bool vct = true;           // stage 3 and the VCT half of stage 4
+  bool defence = true;       // stage 4 against the opponent's VCF
+  bool defence_vct = false;  // and against its VCT (measured weaker: see BENCHMARKS.md)
+  int vcf_depth = 40;        // attacker moves
   int vct_depth = 10;
   double vcf_share = 0.15;  // of the move's time, for our VCF; as much again for defence
   double vct_share = 0.20;
+  double defence_share = 0.25;   // stage 4 in all
   search::SearchOptions search;  // alpha-beta techniques
 };
 

@@ -183,12 +183,13 @@ class GomocupSeat final : public GomokuSeat {
 
 class GomokuBotSeat final : public GomokuSeat {
  public:
-  GomokuBotSeat(std::string kind, std::size_t hash_mb) : kind_(std::move(kind)) {
+  GomokuBotSeat(std::string kind, std::size_t hash_mb, const engine::GomokuOptions& o)
+      : kind_(std::move(kind)) {
     if (kind_ != "random") {
       engine_ = std::make_unique<engine::GomokuEngine>(hash_mb);
-      engine::GomokuOptions o;
-      o.threats = kind_ == "pipeline";
-      engine_->set_options(o);
+      engine::GomokuOptions options = o;
+      options.threats = kind_ == "pipeline";
+      engine_->set_options(options);
     }
   }
   bool healthy() const override { return true; }
@@ -265,6 +266,33 @@ Result<Opening> parse_offset_line(std::string_view line, int size) {
   return o;
 }
 
+// Bot options: Hash (MB), vct / defence (true/false: the pipeline's stages 3 and 4), and the
+// alpha-beta techniques by name. Returns the hash size.
+Result<std::size_t> bot_options(const PlayerSpec& spec, engine::GomokuOptions& o) {
+  std::size_t hash = 16;
+  for (const auto& [k, v] : spec.options) {
+    if (k == "Hash") {
+      hash = static_cast<std::size_t>(std::max(1, std::atoi(v.c_str())));
+      continue;
+    }
+    if (v != "true" && v != "false")
+      return fail("gomoku bot option {}={}: expected true or false", k, v);
+    const bool on = v == "true";
+    if (k == "vct")
+      o.vct = on;
+    else if (k == "defence")
+      o.defence = on;
+    else if (k == "defence_vct")
+      o.defence_vct = on;
+    else if (!o.search.set(k, on))
+      return fail(
+          "gomoku bots have no option '{}' (Hash, vct, defence, defence_vct, or a search "
+          "technique)",
+          k);
+  }
+  return hash;
+}
+
 class GomokuKind final : public GameKind {
  public:
   std::string name() const override { return "gomoku"; }
@@ -325,8 +353,8 @@ class GomokuKind final : public GameKind {
       const auto names = bots();
       if (std::find(names.begin(), names.end(), spec.bot) == names.end())
         return fail("no gomoku bot '{}' (bots: pipeline, alphabeta, random)", spec.bot);
-      for (const auto& [k, v] : spec.options)
-        if (k != "Hash") return fail("gomoku bots take option.Hash only, not '{}'", k);
+      engine::GomokuOptions o;
+      if (auto ok = bot_options(spec, o); !ok) return tl::unexpected(ok.error());
     }
     return {};
   }
@@ -334,10 +362,10 @@ class GomokuKind final : public GameKind {
   Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
                                      const GameSettings& settings) const override {
     if (!spec.external()) {
-      std::size_t hash = 16;
-      for (const auto& [k, v] : spec.options)
-        if (k == "Hash") hash = static_cast<std::size_t>(std::max(1, std::atoi(v.c_str())));
-      return std::make_unique<GomokuBotSeat>(spec.bot, hash);
+      engine::GomokuOptions o;
+      auto hash = bot_options(spec, o);
+      if (!hash) return tl::unexpected(hash.error());
+      return std::make_unique<GomokuBotSeat>(spec.bot, *hash, o);
     }
     ProcessOptions po;
     po.workdir = spec.workdir;

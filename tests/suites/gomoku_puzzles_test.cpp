@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "search/threat/threat_search.hpp"
 #include "games/gomoku/position.hpp"
+#include "search/threat/threat_search.hpp"
 #include "support/suites.hpp"
 
 namespace kibitz::gomoku {
@@ -25,12 +25,14 @@ void check_puzzles(const std::string& path, int limit) {
     for (const auto& s : j["stones"])
       (s[2].get<int>() == 1 ? black : white).emplace_back(s[0].get<int>(), s[1].get<int>());
     const int side = j["side_to_move"].get<int>() == 1 ? 0 : 1;
-    auto pos = Position::from_setup(Variant{j["size"].get<int>(), Rule::kRenju}, black, white, side);
+    auto pos =
+        Position::from_setup(Variant{j["size"].get<int>(), Rule::kRenju}, black, white, side);
     ASSERT_TRUE(pos) << j["id"] << ": " << pos.error().message;
     ++n;
     TimeBudget budget(5000, 5000);
     threats.clear();
-    const auto r = threats.solve(*pos, search::ThreatKind::kVcf, {.max_depth = 60, .budget = &budget});
+    const auto r =
+        threats.solve(*pos, search::ThreatKind::kVcf, {.max_depth = 60, .budget = &budget});
     EXPECT_TRUE(r.win) << j["id"] << (r.aborted ? " (out of time)" : "");
     if (!r.win) continue;
     ++solved;
@@ -39,7 +41,8 @@ void check_puzzles(const std::string& path, int limit) {
       ASSERT_TRUE(p.is_legal(m)) << j["id"];
       p.apply(m);
     }
-    EXPECT_TRUE(p.is_terminal() && p.winner() == side) << j["id"] << ": the line does not end in a win";
+    EXPECT_TRUE(p.is_terminal() && p.winner() == side)
+        << j["id"] << ": the line does not end in a win";
   }
   EXPECT_GT(n, 0);
   ::testing::Test::RecordProperty("solved", solved);

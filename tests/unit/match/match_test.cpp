@@ -216,5 +216,67 @@ TEST(MatchChess, SprtStopsOnceDecided) {
   EXPECT_NE(r.stop_reason.find("H1 accepted"), std::string::npos);
 }
 
+MatchReport play_gomoku(MatchConfig c) {
+  auto kind = make_game_kind("gomoku", c.settings);
+  EXPECT_TRUE(kind) << (kind ? "" : kind.error().message);
+  Match m(std::move(c), std::move(*kind));
+  std::atomic<bool> stop{false};
+  auto r = m.run(stop);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  return r ? *r : MatchReport{};
+}
+
+TEST(MatchGomoku, PipelineBeatsRandomAndRecordsAreSgf) {
+  const std::string sgf = ::testing::TempDir() + "match_records.sgf";
+  std::remove(sgf.c_str());
+  auto c = config_for({"name=engine bot=pipeline option.Hash=1", "bot=random"});
+  c.settings.limits.movetime_ms = 30;
+  c.games = 2;
+  c.records_file = sgf;
+  const auto r = play_gomoku(c);
+  ASSERT_EQ(r.pairings.size(), 1u);
+  EXPECT_EQ(r.pairings[0].tally.wins, 2);
+  std::ifstream in(sgf);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("(;FF[4]GM[4]"), std::string::npos);
+  EXPECT_NE(text.str().find("RE[B+]"), std::string::npos);
+  EXPECT_NE(text.str().find("RE[W+]"), std::string::npos);
+}
+
+TEST(MatchGomoku, GomocupEngineProcessPlaysCleanly) {
+  // Kibitz's own Gomocup engine as an external process, from an opening of the offset form.
+  const std::string book = ::testing::TempDir() + "gomoku_openings.txt";
+  {
+    std::ofstream out(book);
+    out << "0,0, 1,1, -1,1\n";
+  }
+  auto c = config_for(
+      {"name=gomocup cmd=" + std::string(KIBITZ_BINARY) + " gomocup --hash 1", "bot=random"});
+  c.settings.limits.movetime_ms = 50;
+  c.openings.file = book;
+  c.games = 2;
+  const auto r = play_gomoku(c);
+  const auto& f = r.players[0].faults;
+  EXPECT_EQ(f.time_losses + f.illegal_moves + f.crashes, 0);
+  EXPECT_EQ(r.pairings[0].tally.wins, 2);
+  for (const auto& g : r.games) EXPECT_EQ(g.outcome.opening, book + "#1");
+}
+
+TEST(MatchGomoku, BadSettingsAndPlayers) {
+  GameSettings s;
+  s.rule = "hexagonal";
+  EXPECT_FALSE(make_game_kind("gomoku", s));
+  s.rule = "renju";
+  s.board_size = 9;
+  EXPECT_FALSE(make_game_kind("gomoku", s));
+  EXPECT_FALSE(make_game_kind("chess", s));
+  EXPECT_FALSE(make_game_kind("checkers", {}));
+  auto kind = make_game_kind("gomoku", {});
+  ASSERT_TRUE(kind);
+  EXPECT_FALSE((*kind)->check(*parse_player_spec("bot=kibitz")));
+  EXPECT_FALSE((*kind)->check(*parse_player_spec("cmd=x proto=uci")));
+}
+
 }  // namespace
 }  // namespace kibitz::match

@@ -14,7 +14,8 @@ using XY = std::vector<std::pair<int, int>>;
 
 Move at(int x, int y) { return Move{static_cast<std::uint16_t>(gomoku::square_of(x, y))}; }
 
-Position setup(const XY& black, const XY& white, int side, gomoku::Rule rule = gomoku::Rule::kFreestyle) {
+Position setup(const XY& black, const XY& white, int side,
+               gomoku::Rule rule = gomoku::Rule::kFreestyle) {
   auto p = Position::from_setup(gomoku::Variant{15, rule}, black, white, side);
   EXPECT_TRUE(p) << (p ? "" : p.error().message);
   return p ? *p : Position();
@@ -28,7 +29,8 @@ GomokuDecision think(const Position& p, GomokuOptions o = {}, std::int64_t ms = 
 
 TEST(GomokuEngine, WinsInOne) {
   // Black's four on row 7 (x 3..6), open at x 2 and 7.
-  const auto p = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}, {0, 0}}, {{3, 8}, {4, 8}, {5, 8}, {14, 14}, {0, 14}}, 0);
+  const auto p = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}, {0, 0}},
+                       {{3, 8}, {4, 8}, {5, 8}, {14, 14}, {0, 14}}, 0);
   const auto d = think(p);
   EXPECT_EQ(d.stage, "win");
   EXPECT_TRUE(d.move == at(2, 7) || d.move == at(7, 7));
@@ -71,7 +73,8 @@ TEST(GomokuEngine, DefendsAgainstTheOpponentsVcf) {
 TEST(GomokuEngine, PlainAlphaBetaStillTakesAWinAndBlocks) {
   GomokuOptions plain;
   plain.threats = false;
-  const auto win = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}, {0, 0}}, {{3, 8}, {4, 8}, {5, 8}, {14, 14}, {0, 14}}, 0);
+  const auto win = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}, {0, 0}},
+                         {{3, 8}, {4, 8}, {5, 8}, {14, 14}, {0, 14}}, 0);
   EXPECT_EQ(think(win, plain).stage, "win");
   const auto closed = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}}, {{2, 7}, {14, 14}, {0, 14}}, 1);
   EXPECT_EQ(think(closed, plain).move, at(7, 7));
