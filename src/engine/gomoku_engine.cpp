@@ -74,27 +74,21 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   };
   std::vector<Move> searchmoves;
   if (options_.threats && forced.size() == 0) {
-    // 2. VCF, 3. VCT for the side to move.
-    {
-      TimeBudget b(slice(options_.vcf_share), slice(options_.vcf_share));
-      const auto r = threats_.solve(pos, search::ThreatKind::kVcf,
-                                    {.max_depth = options_.vcf_depth, .budget = &b});
+    // 2. VCF, 3. VCT for the side to move, each with its share of the move.
+    const auto attack = [&](search::ThreatKind kind, double share, int depth) {
+      TimeBudget b(slice(share), slice(share));
+      const auto r = threats_.solve(pos, kind, {.max_depth = depth, .budget = &b});
       d.nodes += r.nodes;
-      if (r.win) {
-        d.pv = r.line;
-        return finish(r.move, "vcf", search::mate_in(static_cast<int>(r.line.size())));
-      }
-    }
-    if (options_.vct && !stop_requested_.load()) {
-      TimeBudget b(slice(options_.vct_share), slice(options_.vct_share));
-      const auto r = threats_.solve(pos, search::ThreatKind::kVct,
-                                    {.max_depth = options_.vct_depth, .budget = &b});
-      d.nodes += r.nodes;
-      if (r.win) {
-        d.pv = r.line;
+      if (r.win) d.pv = r.line;
+      return r;
+    };
+    if (const auto r = attack(search::ThreatKind::kVcf, options_.vcf_share, options_.vcf_depth);
+        r.win)
+      return finish(r.move, "vcf", search::mate_in(static_cast<int>(r.line.size())));
+    if (options_.vct && !stop_requested_.load())
+      if (const auto r = attack(search::ThreatKind::kVct, options_.vct_share, options_.vct_depth);
+          r.win)
         return finish(r.move, "vct", search::mate_in(static_cast<int>(r.line.size())));
-      }
-    }
     // 4. Defence: would the opponent win by force if it were its turn?
     // The whole stage (the opponent's threat search and the check of our candidates) has its
     // own share of the move, so that the alpha-beta keeps most of the time.

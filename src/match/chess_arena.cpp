@@ -19,6 +19,7 @@
 #include "games/chess/pgn.hpp"
 #include "match/arena.hpp"
 #include "match/chess_arena.hpp"
+#include "match/referee.hpp"
 
 namespace kibitz::match {
 
@@ -458,13 +459,8 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   const Opening& opening = book_.empty() ? standard : book_[job.opening];
   out.opening = opening.label;
 
-  std::array<MoveLimits, 2> limits;
-  for (int s = 0; s < 2; ++s)
-    limits[s] = specs[s]->limits.empty() ? settings.limits : specs[s]->limits;
-  GameClocks clocks(limits, settings.grace_ms, settings.move_timeout_ms);
-  for (int s = 0; s < 2; ++s)
-    if (clocks.has_clock(s)) out.stats[s].min_clock_left_ms = clocks.remaining_ms(s);
-
+  RefereeBook book(out, specs, settings, {"1-0", "0-1", "1/2-1/2", "*"});
+  auto& clocks = book.clocks();
   chess::Position pos = opening.start;
   std::vector<chess::Move> moves;
   std::vector<std::string> comments;
@@ -475,22 +471,10 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   }
   const char* side_name[2] = {"White", "Black"};
   auto end = [&](double white_score, std::string termination, std::string reason) {
-    out.first_score = white_score;
-    out.result = white_score > 0.75   ? "1-0"
-                 : white_score < 0.25 ? "0-1"
-                 : white_score >= 0   ? "1/2-1/2"
-                                      : "*";
-    out.termination = std::move(termination);
-    out.reason = std::move(reason);
+    book.end(white_score, std::move(termination), std::move(reason));
   };
   auto forfeit = [&](int side, Fault fault, std::string termination, std::string reason) {
-    out.fault_seat = side;
-    out.fault = fault;
-    auto& st = out.stats[side];
-    (fault == Fault::kTime      ? st.time_losses
-     : fault == Fault::kIllegal ? st.illegal_moves
-                                : st.crashes)++;
-    end(side == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
+    book.forfeit(side, fault, std::move(termination), std::move(reason));
   };
 
   // Seeds for bots that draw moves at random: fixed by the game, not by the worker.
@@ -525,8 +509,7 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     }
     const int side = pos.side_to_move() == chess::kWhite ? 0 : 1;
     auto* seat = static_cast<ChessSeat*>(seats[side]);
-    const ChessGo request{clocks.view(side), limits[side]};
-    const double before = clocks.remaining_ms(side);
+    const ChessGo request{clocks.view(side), book.limits(side)};
     const auto reply = seat->go(opening.start, moves, pos, request, clocks.budget_ms(side), stop);
     auto& st = out.stats[side];
     if (reply.status == ChessReply::Status::kStopped) {
@@ -538,22 +521,9 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
               fmt::format("{} ({}) {}", side_name[side], specs[side]->name, reply.error));
       break;
     }
-    const bool in_time =
-        reply.status != ChessReply::Status::kTimeout && clocks.charge(side, reply.elapsed_ms);
-    st.max_move_ms = std::max(st.max_move_ms, reply.elapsed_ms);
-    if (clocks.has_clock(side)) {
-      const double left = before - reply.elapsed_ms;
-      if (st.min_clock_left_ms < 0 || left < st.min_clock_left_ms) st.min_clock_left_ms = left;
-    }
-    if (!in_time) {
-      forfeit(side, Fault::kTime, "time forfeit",
-              clocks.has_clock(side)
-                  ? fmt::format("{} ({}) loses on time ({:.0f} ms used, {:.0f} ms on the clock)",
-                                side_name[side], specs[side]->name, reply.elapsed_ms, before)
-                  : fmt::format("{} ({}) loses on time (no move within {} ms)", side_name[side],
-                                specs[side]->name, clocks.budget_ms(side)));
+    if (!book.charge(side, reply.elapsed_ms, reply.status == ChessReply::Status::kTimeout,
+                     fmt::format("{} ({})", side_name[side], specs[side]->name)))
       break;
-    }
     ++st.moves;
     auto move = chess::parse_uci(pos, reply.move);
     if (!move || !pos.is_legal(*move)) {
@@ -614,9 +584,10 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                {"White", specs[0]->name},
                {"Black", specs[1]->name},
                {"Termination", out.termination}};
-  if (limits[0].clock &&
-      limits[0].clock->to_string() == (limits[1].clock ? limits[1].clock->to_string() : ""))
-    game.tags.emplace_back("TimeControl", limits[0].clock->pgn());
+  const auto& white_clock = book.limits(0).clock;
+  const auto& black_clock = book.limits(1).clock;
+  if (white_clock && black_clock && white_clock->to_string() == black_clock->to_string())
+    game.tags.emplace_back("TimeControl", white_clock->pgn());
   if (!book_.empty()) game.tags.emplace_back("Opening", opening.label);
   if (!comments.empty() && !out.reason.empty())
     comments.back() += (comments.back().empty() ? "" : ", ") + out.reason;

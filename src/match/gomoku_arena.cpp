@@ -14,6 +14,7 @@
 #include "engine/gomoku_engine.hpp"
 #include "match/arena.hpp"
 #include "match/gomoku_arena.hpp"
+#include "match/referee.hpp"
 
 namespace kibitz::match {
 
@@ -403,12 +404,8 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   const Opening empty{"empty board", {}};
   const Opening& opening = book_.empty() ? empty : book_[job.opening];
   out.opening = opening.label;
-  std::array<MoveLimits, 2> limits;
-  for (int s = 0; s < 2; ++s)
-    limits[s] = specs[s]->limits.empty() ? settings.limits : specs[s]->limits;
-  GameClocks clocks(limits, settings.grace_ms, settings.move_timeout_ms);
-  for (int s = 0; s < 2; ++s)
-    if (clocks.has_clock(s)) out.stats[s].min_clock_left_ms = clocks.remaining_ms(s);
+  RefereeBook book(out, specs, settings, {"B+", "W+", "0", "?"});
+  auto& clocks = book.clocks();
 
   auto start = Position::from_moves(variant_, opening.stones);
   Position pos = start ? *start : Position(variant_);
@@ -418,26 +415,14 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   std::vector<std::string> comments(history.size());
   const char* colour[2] = {"Black", "White"};
   auto end = [&](double black_score, std::string termination, std::string reason) {
-    out.first_score = black_score;
-    out.result = black_score > 0.75   ? "B+"
-                 : black_score < 0.25 ? "W+"
-                 : black_score >= 0   ? "0"
-                                      : "?";
-    out.termination = std::move(termination);
-    out.reason = std::move(reason);
+    book.end(black_score, std::move(termination), std::move(reason));
   };
   auto forfeit = [&](int side, Fault fault, std::string termination, std::string reason) {
-    out.fault_seat = side;
-    out.fault = fault;
-    auto& st = out.stats[side];
-    (fault == Fault::kTime      ? st.time_losses
-     : fault == Fault::kIllegal ? st.illegal_moves
-                                : st.crashes)++;
-    end(side == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
+    book.forfeit(side, fault, std::move(termination), std::move(reason));
   };
   for (int s = 0; s < 2 && !out.finished(); ++s) {
     auto* seat = static_cast<GomokuSeat*>(seats[s]);
-    if (auto ok = seat->new_game(variant_, GomokuRequest{clocks.view(s), limits[s]},
+    if (auto ok = seat->new_game(variant_, GomokuRequest{clocks.view(s), book.limits(s)},
                                  0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job.number) +
                                      static_cast<std::uint64_t>(s));
         !ok)
@@ -461,8 +446,7 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     }
     const int side = pos.side_to_move() == gomoku::kBlack ? 0 : 1;
     auto* seat = static_cast<GomokuSeat*>(seats[side]);
-    const double before = clocks.remaining_ms(side);
-    const auto reply = seat->go(pos, history, GomokuRequest{clocks.view(side), limits[side]},
+    const auto reply = seat->go(pos, history, GomokuRequest{clocks.view(side), book.limits(side)},
                                 clocks.budget_ms(side), stop);
     auto& st = out.stats[side];
     if (reply.status == GomokuReply::Status::kStopped) {
@@ -474,19 +458,9 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
               fmt::format("{} ({}) {}", colour[side], specs[side]->name, reply.error));
       break;
     }
-    const bool in_time =
-        reply.status != GomokuReply::Status::kTimeout && clocks.charge(side, reply.elapsed_ms);
-    st.max_move_ms = std::max(st.max_move_ms, reply.elapsed_ms);
-    if (clocks.has_clock(side)) {
-      const double left = before - reply.elapsed_ms;
-      if (st.min_clock_left_ms < 0 || left < st.min_clock_left_ms) st.min_clock_left_ms = left;
-    }
-    if (!in_time) {
-      forfeit(side, Fault::kTime, "time forfeit",
-              fmt::format("{} ({}) loses on time ({:.0f} ms, limit {} ms)", colour[side],
-                          specs[side]->name, reply.elapsed_ms, clocks.budget_ms(side)));
+    if (!book.charge(side, reply.elapsed_ms, reply.status == GomokuReply::Status::kTimeout,
+                     fmt::format("{} ({})", colour[side], specs[side]->name)))
       break;
-    }
     ++st.moves;
     auto m = gomoku::parse_move(pos, reply.move);
     if (!m || !pos.is_legal(*m)) {

@@ -253,7 +253,7 @@ TEST(MatchGomoku, GomocupEngineProcessPlaysCleanly) {
   }
   auto c = config_for(
       {"name=gomocup cmd=" + std::string(KIBITZ_BINARY) + " gomocup --hash 1", "bot=random"});
-  c.settings.limits.movetime_ms = 50;
+  c.settings.limits.movetime_ms = 120;  // the engine keeps 60 ms of it (its safety margin)
   c.openings.file = book;
   c.games = 2;
   const auto r = play_gomoku(c);

@@ -1,0 +1,68 @@
+#include "match/referee.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kibitz::match {
+
+namespace {
+
+std::array<MoveLimits, 2> limits_of(std::array<const PlayerSpec*, 2> specs,
+                                    const GameSettings& settings) {
+  std::array<MoveLimits, 2> l;
+  for (int s = 0; s < 2; ++s) l[s] = specs[s]->limits.empty() ? settings.limits : specs[s]->limits;
+  return l;
+}
+
+}  // namespace
+
+RefereeBook::RefereeBook(GameOutcome& out, std::array<const PlayerSpec*, 2> specs,
+                         const GameSettings& settings, std::array<std::string_view, 4> results)
+    : out_(out),
+      limits_(limits_of(specs, settings)),
+      clocks_(limits_, settings.grace_ms, settings.move_timeout_ms),
+      results_(results) {
+  for (int s = 0; s < 2; ++s)
+    if (clocks_.has_clock(s)) out_.stats[s].min_clock_left_ms = clocks_.remaining_ms(s);
+}
+
+void RefereeBook::end(double first_score, std::string termination, std::string reason) {
+  out_.first_score = first_score;
+  out_.result = std::string(first_score > 0.75   ? results_[0]
+                            : first_score < 0    ? results_[3]
+                            : first_score < 0.25 ? results_[1]
+                                                 : results_[2]);
+  out_.termination = std::move(termination);
+  out_.reason = std::move(reason);
+}
+
+void RefereeBook::forfeit(int seat, Fault fault, std::string termination, std::string reason) {
+  out_.fault_seat = seat;
+  out_.fault = fault;
+  auto& st = out_.stats[seat];
+  (fault == Fault::kTime ? st.time_losses : fault == Fault::kIllegal ? st.illegal_moves
+                                                                     : st.crashes)++;
+  end(seat == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
+}
+
+bool RefereeBook::charge(int seat, double elapsed_ms, bool timed_out, std::string_view who) {
+  auto& st = out_.stats[seat];
+  const double before = clocks_.remaining_ms(seat);
+  const std::int64_t budget = clocks_.budget_ms(seat);
+  const bool in_time = !timed_out && clocks_.charge(seat, elapsed_ms);
+  st.max_move_ms = std::max(st.max_move_ms, elapsed_ms);
+  if (clocks_.has_clock(seat)) {
+    const double left = before - elapsed_ms;
+    if (st.min_clock_left_ms < 0 || left < st.min_clock_left_ms) st.min_clock_left_ms = left;
+  }
+  if (in_time) return true;
+  forfeit(seat, Fault::kTime, "time forfeit",
+          clocks_.has_clock(seat)
+              ? fmt::format("{} loses on time ({:.0f} ms used, {:.0f} ms on the clock)", who,
+                            elapsed_ms, before)
+              : fmt::format("{} loses on time (no move within {} ms)", who, budget));
+  return false;
+}
+
+}  // namespace kibitz::match
