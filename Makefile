@@ -24,7 +24,7 @@ format:
 
 asan: deps
 	cmake --preset asan
-	cmake --build --preset asan -j $(JOBS)
+	cmake --build --preset asan -j $(JOBS) --target unit_label
 	ctest --preset asan
 
 build: configure
