@@ -41,8 +41,9 @@ void RefereeBook::forfeit(int seat, Fault fault, std::string termination, std::s
   out_.fault_seat = seat;
   out_.fault = fault;
   auto& st = out_.stats[seat];
-  (fault == Fault::kTime ? st.time_losses : fault == Fault::kIllegal ? st.illegal_moves
-                                                                     : st.crashes)++;
+  (fault == Fault::kTime      ? st.time_losses
+   : fault == Fault::kIllegal ? st.illegal_moves
+                              : st.crashes)++;
   end(seat == 0 ? 0.0 : 1.0, std::move(termination), std::move(reason));
 }
 
