@@ -13,6 +13,7 @@
 
 #include "core/process.hpp"
 #include "core/rng.hpp"
+#include "core/text.hpp"
 #include "engine/chess_engine.hpp"
 #include "games/chess/epd.hpp"
 #include "games/chess/notation.hpp"
@@ -87,11 +88,11 @@ class UciSeat final : public ChessSeat {
       if (*line == "uciok") break;
       if (line->starts_with("option name ")) {
         const auto end = line->find(" type ");
-        names.push_back(lower(line->substr(12, end == std::string::npos ? end : end - 12)));
+        names.push_back(to_lower(line->substr(12, end == std::string::npos ? end : end - 12)));
       }
     }
     for (const auto& [name, value] : spec.options) {
-      if (std::find(names.begin(), names.end(), lower(name)) == names.end())
+      if (std::find(names.begin(), names.end(), to_lower(name)) == names.end())
         return fail("the engine has no UCI option '{}'", name);
       process_->write_line(fmt::format("setoption name {} value {}", name, value));
     }
@@ -153,7 +154,7 @@ class UciSeat final : public ChessSeat {
       if (line.starts_with("info ")) {
         parse_info(line, reply.score_cp, depth);
       } else if (line.starts_with("bestmove")) {
-        const auto words = split(line);
+        const auto words = split_blanks(line);
         reply.move = words.size() > 1 ? words[1] : "";
         reply.comment = score_comment(reply.score_cp, depth);
         return reply;
@@ -162,24 +163,8 @@ class UciSeat final : public ChessSeat {
   }
 
  private:
-  static std::string lower(std::string s) {
-    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return s;
-  }
-  static std::vector<std::string> split(const std::string& line) {
-    std::vector<std::string> words;
-    std::size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && line[i] == ' ') ++i;
-      std::size_t j = i;
-      while (j < line.size() && line[j] != ' ') ++j;
-      if (j > i) words.push_back(line.substr(i, j - i));
-      i = j;
-    }
-    return words;
-  }
   static void parse_info(const std::string& line, std::optional<int>& score, int& depth) {
-    const auto w = split(line);
+    const auto w = split_blanks(line);
     // Bounds (lowerbound / upperbound) are not a settled score; skip those lines' scores.
     bool bound = false;
     for (const auto& x : w) bound |= x == "lowerbound" || x == "upperbound";

@@ -1,4 +1,5 @@
 #include "games/chess/epd.hpp"
+#include "core/text.hpp"
 
 #include <cctype>
 #include <fstream>
@@ -6,14 +7,6 @@
 namespace kibitz::chess {
 
 namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 bool is_number(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s)

@@ -1,4 +1,5 @@
 #include "games/chess/tune.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -27,13 +28,6 @@ void TuneDataset::add(const EvalTrace& trace, double result) {
 }
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 Result<double> parse_result(std::string_view text) {
   if (text == "1-0") return 1.0;

@@ -1,4 +1,5 @@
 #include "protocol/gomocup/gomocup.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 
@@ -14,20 +15,6 @@ namespace {
 
 constexpr std::int64_t kDefaultMoveMs = 450;  // the seed's budget
 constexpr std::int64_t kSafetyMs = 60;        // kept back from every limit the manager gives
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool parse_int(std::string_view s, std::int64_t& v) {
   s = trim(s);
@@ -202,14 +189,14 @@ bool Session::handle(std::string_view raw) {
   const std::string_view line = trim(raw);
   if (line.empty()) return true;
   if (in_board_) {
-    if (upper(line) == "DONE")
+    if (to_upper(line) == "DONE")
       finish_board();
     else
       board_line(line);
     return true;
   }
   const auto space = line.find_first_of(" \t");
-  const std::string cmd = upper(line.substr(0, space));
+  const std::string cmd = to_upper(line.substr(0, space));
   const std::string_view args = space == std::string_view::npos ? "" : trim(line.substr(space));
   const bool busy = thinking_.load();
 

@@ -1,4 +1,5 @@
 #include "protocol/uci/uci.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 
@@ -21,35 +22,10 @@ constexpr int kMaxThreads = 256;
 constexpr int kMaxMultiPv = 256;
 constexpr int kMaxOverhead = 5000;
 
-std::string_view trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
-std::vector<std::string_view> split(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    const std::size_t j = i;
-    while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-    if (i > j) out.push_back(s.substr(j, i - j));
-  }
-  return out;
-}
-
 template <class T>
 bool parse_number(std::string_view text, T& out) {
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && p == text.data() + text.size();
-}
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
-  return r;
 }
 
 std::string format_score(search::Score s) {
@@ -160,7 +136,7 @@ void Session::cmd_uci() {
 
 void Session::cmd_setoption(std::string_view args) {
   // setoption name <id...> [value <x...>]; names are case-insensitive.
-  const auto words = split(args);
+  const auto words = split_blanks(args);
   if (words.size() < 2 || words[0] != "name") {
     logger().warn("uci: setoption: expected 'setoption name <id> [value <x>]'");
     return;
@@ -176,7 +152,7 @@ void Session::cmd_setoption(std::string_view args) {
     if (!target.empty()) target += ' ';
     target += words[i];
   }
-  const std::string key = lower(name);
+  const std::string key = to_lower(name);
   const bool busy = engine_.searching();
   const auto spin = [&](int lo, int hi, int& out) {
     if (!parse_number(value, out) || out < lo || out > hi) {
@@ -206,7 +182,7 @@ void Session::cmd_setoption(std::string_view args) {
   } else if (key == "clear hash") {
     engine_.clear_hash();
   } else if (key == "ponder" || key == "uci_analysemode" || key == "uci_chess960") {
-    if (key == "uci_chess960" && lower(value) == "true")
+    if (key == "uci_chess960" && to_lower(value) == "true")
       logger().warn("uci: UCI_Chess960 is not supported");
   } else {
     const auto names = search::SearchOptions::technique_names();
@@ -215,7 +191,7 @@ void Session::cmd_setoption(std::string_view args) {
       logger().warn("uci: setoption: unknown option '{}'", name);
       return;
     }
-    const std::string v = lower(value);
+    const std::string v = to_lower(value);
     if (v != "true" && v != "false") {
       logger().warn("uci: setoption {}: value '{}' is not true or false", name, value);
       return;
@@ -233,7 +209,7 @@ void Session::cmd_setoption(std::string_view args) {
 void Session::cmd_position(std::string_view args) {
   // position startpos | fen <FEN> [moves m1 m2 ...]; a bad FEN or move leaves the position as
   // it was.
-  const auto words = split(args);
+  const auto words = split_blanks(args);
   if (words.empty()) {
     logger().warn("uci: position: expected 'startpos' or 'fen <FEN>'");
     return;
@@ -276,7 +252,7 @@ void Session::cmd_position(std::string_view args) {
 }
 
 void Session::cmd_go(std::string_view args) {
-  const auto words = split(args);
+  const auto words = split_blanks(args);
   engine::GoParams params;
   std::vector<chess::Move> searchmoves;
   const bool white = position_.side_to_move() == chess::kWhite;
@@ -375,7 +351,7 @@ void Session::cmd_bench(std::string_view args) {
     return;
   }
   engine::BenchOptions options;
-  const auto words = split(args);
+  const auto words = split_blanks(args);
   if (!words.empty() && !parse_number(words[0], options.depth)) {
     logger().warn("uci: bench: depth '{}' is not a number", words[0]);
     return;
