@@ -1,5 +1,6 @@
-// kibitz bench: fixed chess positions to a fixed depth; the node total is a signature that
-// changes only when the search does (checked in the tests), and nodes/second a speed figure.
+// kibitz bench: fixed positions of a game (chess or gomoku) to a fixed depth; the node total is
+// a signature that changes only when the search does (checked in the tests), and nodes/second
+// a speed figure.
 #include <fmt/format.h>
 
 #include <memory>
@@ -9,13 +10,20 @@
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
 #include "engine/chess_engine.hpp"
+#include "engine/gomoku_engine.hpp"
 
 namespace kibitz::cli {
 
 namespace {
 
+// Depths of the default signatures (about the same few seconds for each game).
+constexpr int kChessBenchDepth = 11;
+constexpr int kGomokuBenchDepth = 8;
+
 struct BenchArgs {
   engine::BenchOptions options;
+  std::string game = "chess";
+  bool pipeline = false;
   std::vector<std::string> disable;
   bool plain = false;
   bool verbose = false;
@@ -30,14 +38,21 @@ int run_bench(BenchArgs& a) {
       return report_error(fmt::format("--disable: unknown technique '{}' (known:{})", name, known),
                           2);
     }
-  Progress progress("bench", engine::chess_bench_fens().size());
+  const bool gomoku = a.game == "gomoku";
+  if (a.pipeline && (!gomoku || a.options.movetime_ms <= 0))
+    return report_error("--pipeline needs --game gomoku and --movetime", 2);
+  if (a.options.depth == 0) a.options.depth = gomoku ? kGomokuBenchDepth : kChessBenchDepth;
+  Progress progress("bench", gomoku ? engine::gomoku_bench_positions().size()
+                                    : engine::chess_bench_fens().size());
   std::size_t done = 0;
-  const auto report = engine::run_chess_bench(a.options, [&](const engine::BenchPosition& p) {
+  const auto each = [&](const engine::BenchPosition& p) {
     if (a.verbose)
       fmt::print("{:>2} depth {:>2} nodes {:>10} time {:>6} ms best {:<6} {}\n", done + 1, p.depth,
-                 p.nodes, p.time_ms, p.best, p.fen);
+                 p.nodes, p.time_ms, p.best, p.position);
     progress.update(++done);
-  });
+  };
+  const auto report = gomoku ? engine::run_gomoku_bench(a.options, a.pipeline, each)
+                             : engine::run_chess_bench(a.options, each);
   progress.finish();
   const auto& st = report.stats;
   fmt::print("Total time (ms) : {}\n", report.time_ms);
@@ -48,6 +63,7 @@ int run_bench(BenchArgs& a) {
     for (const auto& p : report.positions) depth_sum += p.depth;
     fmt::print("Mean depth      : {:.2f}\n",
                static_cast<double>(depth_sum) / static_cast<double>(report.positions.size()));
+    fmt::print("Median depth    : {}\n", report.median_depth());
     fmt::print("EBF             : {:.2f}\n", report.effective_branching_factor());
     fmt::print("First-move cuts : {:.1f}% of {} cut-offs\n",
                st.cutoffs ? 100.0 * static_cast<double>(st.first_move_cutoffs) /
@@ -70,9 +86,14 @@ int run_bench(BenchArgs& a) {
 Runner add_bench(CLI::App& root) {
   auto a = std::make_shared<BenchArgs>();
   auto* cmd = root.add_subcommand(
-      "bench", "Search fixed chess positions; print the node-count signature and speed");
-  cmd->add_option("--depth,-d", a->options.depth, "iterations per position")
+      "bench", "Search fixed positions; print the node-count signature and speed");
+  a->options.depth = 0;
+  cmd->add_option("--game,-g", a->game, "chess, or gomoku (freestyle 15x15 middle games)")
       ->capture_default_str()
+      ->check(CLI::IsMember({"chess", "gomoku"}));
+  cmd->add_option("--depth,-d", a->options.depth,
+                  fmt::format("iterations per position (default {} chess, {} gomoku)",
+                              kChessBenchDepth, kGomokuBenchDepth))
       ->check(CLI::Range(1, 64));
   cmd->add_option("--movetime", a->options.movetime_ms,
                   "search each position this many ms instead of to --depth");
@@ -88,6 +109,8 @@ Runner add_bench(CLI::App& root) {
          "see pvs aspiration null_move lmr reverse_futility late_move_pruning iir check_extension "
          "quiescence")
       ->delimiter(',');
+  cmd->add_flag("--pipeline", a->pipeline,
+                "gomoku with --movetime: the whole five-stage engine, not the alpha-beta alone");
   cmd->add_flag("--plain", a->plain,
                 "the plain baseline: iterative deepening, TT, quiescence, nothing else");
   cmd->add_flag("--verbose,-v", a->verbose,
@@ -96,7 +119,9 @@ Runner add_bench(CLI::App& root) {
       "Examples:\n"
       "  kibitz bench\n"
       "  kibitz bench --depth 9 --disable null_move,lmr --verbose\n"
-      "  kibitz bench --movetime 1000 --verbose");
+      "  kibitz bench --movetime 1000 --verbose\n"
+      "  kibitz bench --game gomoku\n"
+      "  kibitz bench --game gomoku --movetime 450 --verbose");
   return [a] { return run_bench(*a); };
 }
 

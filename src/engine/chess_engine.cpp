@@ -33,18 +33,6 @@ std::vector<std::string_view> chess_bench_fens() {
   };
 }
 
-double BenchReport::effective_branching_factor() const {
-  double log_sum = 0;
-  int n = 0;
-  for (const auto& p : positions) {
-    const auto& v = p.nodes_per_depth;
-    if (v.size() < 2 || v[v.size() - 2] == 0) continue;
-    log_sum += std::log(static_cast<double>(v.back()) / static_cast<double>(v[v.size() - 2]));
-    ++n;
-  }
-  return n ? std::exp(log_sum / n) : 0.0;
-}
-
 BenchReport run_chess_bench(const BenchOptions& options,
                             const std::function<void(const BenchPosition&)>& progress) {
   ChessEngine engine(options.hash_mb);
@@ -65,7 +53,7 @@ BenchReport run_chess_bench(const BenchOptions& options,
     }
     const auto result = engine.search(*pos, params);
     BenchPosition bp;
-    bp.fen = std::string(fen);
+    bp.position = std::string(fen);
     bp.nodes = result.nodes;
     bp.time_ms = result.time_ms;
     bp.depth = result.depth;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 
+#include "core/text.hpp"
 #include "engine/alphabeta_engine_impl.hpp"
 
 namespace kibitz::search {
@@ -172,6 +173,8 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   alphabeta_.wait();
   d.nodes += r.nodes;
   d.depth = r.depth;
+  d.nodes_per_depth = r.nodes_per_depth;
+  d.stats = r.stats;
   d.pv.assign(r.pv.begin(), r.pv.end());
   Move best = r.best ? r.best : searchmoves.front();
   const std::string stage = d.stage.empty() ? "alphabeta" : d.stage;
@@ -179,6 +182,73 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   auto out = finish(best, "", r.score);
   out.stage = stage;
   return out;
+}
+
+std::vector<std::string_view> gomoku_bench_positions() {
+  // Plies 14 to 30 of games Kibitz played against itself (pipeline against alpha-beta, 100 ms
+  // a move) from random three-stone openings; none is decided.
+  return {
+      "f10 h7 i6 h8 h6 h10 g4 g6 f5 e6 h5 f3 j7 k8",
+      "f10 h7 i6 h8 h6 g6 i8 i7 j7 j6 k5 h9 h5 k8",
+      "f10 h7 i6 h8 h6 g6 i8 i7 j7 j6 k5 h9 h5 k8 h10 g7 g4 f3 i5 j5 i10 g10",
+      "f10 h7 i6 h8 h6 g6 i8 i7 j7 j6 k5 h9 h5 k8 h10 g7 g4 f3 i5 j5 i10 g10 i9 f7 e7 g9 g8 g11 "
+      "g12 h11",
+      "f8 j6 j7 i5 f6 f5 h4 i3 i4 g4 h3 h5 g5 e2",
+      "f8 j6 j7 i5 f6 f5 h4 i3 i4 g4 h3 h5 g5 e2 f3 e4 k6 j5 e7 d8 i8 l5 k5",
+      "f8 j6 j7 i5 f6 f5 h4 i3 i4 g4 h3 h5 g5 e2 f3 e4 k6 j5 e7 d8 i8 l5 k5 d3 g10 h9 g6 c2 b1 c4",
+      "f8 j6 j7 i5 f6 f5 h4 i3 h5 i6 i4 l6 h6 h7",
+      "f8 j6 j7 i5 f6 f5 h4 i3 h5 i6 i4 l6 h6 h7 g6 j3 e8 f7 e6 d6 e7 k6 m6",
+      "i9 f7 f6 h8 e7 e6 g8 g4 g5 h4 c9 d8 g9 h3",
+      "i9 f7 f6 h8 e7 e6 g5 d8 g8 h5 g6 g7 h7 c4",
+      "j6 f10 i6 e11 g6 h6 g9 g10 e7 h10 e10 f11 g7 i10 j10",
+      "j6 f10 i6 e11 k6 l6 g9 e10 g8 g10 h10 d10 c10 c9",
+      "j6 f10 i6 e11 k6 l6 g9 e10 g8 g10 h10 d10 c10 c9 h6 g6 f12 e9 e8 d8 g11 e13 e12",
+  };
+}
+
+BenchReport run_gomoku_bench(const BenchOptions& options, bool pipeline,
+                             const std::function<void(const BenchPosition&)>& progress) {
+  GomokuEngine engine(options.hash_mb);
+  GomokuOptions go;
+  go.threats = pipeline && options.movetime_ms > 0;
+  go.search = options.search;
+  go.search.threads = options.threads;
+  engine.set_options(go);
+  BenchReport report;
+  for (std::string_view moves : gomoku_bench_positions()) {
+    Position pos;
+    bool ok = true;
+    for (const auto& word : split_blanks(moves)) {
+      const auto m = gomoku::parse_move(pos, word);
+      if (!m || !pos.is_legal(*m)) {
+        ok = false;  // the list is fixed and valid; a test checks it
+        break;
+      }
+      pos.apply(*m);
+    }
+    if (!ok || pos.is_terminal()) continue;
+    engine.new_game();
+    GomokuLimits limits;
+    if (options.movetime_ms > 0) {
+      limits.movetime_ms = options.movetime_ms;
+    } else {
+      limits.depth = options.depth;
+    }
+    const auto d = engine.think(pos, limits);
+    BenchPosition bp;
+    bp.position = std::string(moves);
+    bp.nodes = d.nodes;
+    bp.time_ms = d.time_ms;
+    bp.depth = d.depth;
+    bp.best = gomoku::to_text(d.move);
+    bp.nodes_per_depth = d.nodes_per_depth;
+    report.nodes += bp.nodes;
+    report.time_ms += bp.time_ms;
+    report.stats.add(d.stats);
+    report.positions.push_back(bp);
+    if (progress) progress(report.positions.back());
+  }
+  return report;
 }
 
 }  // namespace kibitz::engine

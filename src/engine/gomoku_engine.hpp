@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/alphabeta_engine.hpp"
+#include "engine/bench.hpp"
 #include "games/gomoku/position.hpp"
 #include "games/gomoku/search_traits.hpp"
 #include "search/threat/threat_search.hpp"
@@ -49,6 +50,8 @@ struct GomokuDecision {
   std::int64_t time_ms = 0;
   std::vector<gomoku::Move> pv;
   bool budget_exceeded = false;
+  std::vector<std::uint64_t> nodes_per_depth;  // the alpha-beta's, cumulative per iteration
+  search::SearchStats stats;                   // the alpha-beta's
 };
 
 class GomokuEngine {
@@ -75,5 +78,13 @@ class GomokuEngine {
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
 };
+
+// `kibitz bench --game gomoku`: middle games of freestyle 15x15 (from Kibitz's own games),
+// each given as the moves played. The alpha-beta stage alone to options.depth (the node
+// signature), or with options.movetime_ms the whole pipeline (`pipeline`) or the alpha-beta
+// alone for that long (the depth-reached figure).
+std::vector<std::string_view> gomoku_bench_positions();
+BenchReport run_gomoku_bench(const BenchOptions& options, bool pipeline = false,
+                             const std::function<void(const BenchPosition&)>& progress = {});
 
 }  // namespace kibitz::engine

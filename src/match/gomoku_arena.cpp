@@ -236,14 +236,14 @@ class GomokuBotSeat final : public GomokuSeat {
   Rng rng_;
 };
 
-struct Opening {
+struct GomokuOpening {
   std::string label;
   std::vector<std::pair<int, int>> stones;  // absolute x, y in playing order
 };
 
 // "x,y, x,y, ..." relative to the centre (Gomocup / c-gomoku-cli "offset" openings).
-Result<Opening> parse_offset_line(std::string_view line, int size) {
-  Opening o;
+Result<GomokuOpening> parse_offset_line(std::string_view line, int size) {
+  GomokuOpening o;
   std::vector<int> numbers;
   std::size_t i = 0;
   while (i < line.size()) {
@@ -388,7 +388,7 @@ class GomokuKind final : public GameKind {
   gomoku::Variant variant_;
 
  private:
-  std::vector<Opening> book_;
+  std::vector<GomokuOpening> book_;
 };
 
 std::string sgf_point(Move m) {
@@ -401,8 +401,8 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                              const std::atomic<bool>& stop) const {
   const auto t_game = Clock::now();
   GameOutcome out;
-  const Opening empty{"empty board", {}};
-  const Opening& opening = book_.empty() ? empty : book_[job.opening];
+  const GomokuOpening empty{"empty board", {}};
+  const GomokuOpening& opening = book_.empty() ? empty : book_[job.opening];
   out.opening = opening.label;
   RefereeBook book(out, specs, settings, {"B+", "W+", "0", "?"});
   auto& clocks = book.clocks();

@@ -9,11 +9,10 @@
 #include "core/rng.hpp"
 #include "games/chess/eval.hpp"
 #include "games/chess/movegen.hpp"
+#include "unit/chess/fen.hpp"
 
 namespace kibitz::chess {
 namespace {
-
-Position P(const char* fen) { return *Position::from_fen(fen); }
 
 // The colour-mirrored position: board flipped vertically, colours, side to move, castling
 // rights and the en passant square swapped accordingly.

@@ -3,11 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "games/chess/notation.hpp"
+#include "unit/chess/fen.hpp"
 
 namespace kibitz::chess {
 namespace {
-
-Position P(const char* fen) { return *Position::from_fen(fen); }
 
 std::string san(const Position& p, const char* uci) {
   auto m = parse_uci(p, uci);

@@ -3,11 +3,10 @@
 
 #include "games/chess/movegen.hpp"
 #include "games/chess/notation.hpp"
+#include "unit/chess/fen.hpp"
 
 namespace kibitz::chess {
 namespace {
-
-Position P(const char* fen) { return *Position::from_fen(fen); }
 
 void play(Position& p, std::initializer_list<const char*> sans) {
   for (const char* s : sans) {

@@ -7,11 +7,11 @@
 #include "core/rng.hpp"
 #include "games/chess/movegen.hpp"
 #include "games/chess/notation.hpp"
+#include "unit/chess/fen.hpp"
 
 namespace kibitz::chess {
 namespace {
 
-Position P(const char* fen) { return *Position::from_fen(fen); }
 Move uci(const Position& p, const char* text) { return *parse_uci(p, text); }
 
 // The exact exchange value, found through see_ge (which must be monotone in the threshold).

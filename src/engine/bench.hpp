@@ -1,0 +1,42 @@
+#pragma once
+// `kibitz bench`: fixed positions of a game searched to a fixed depth from a cleared table, one
+// thread unless asked; the total node count is the game's signature (deterministic: it
+// changes only when the search or evaluation does), nodes/second its speed figure.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "search/common/limits.hpp"
+
+namespace kibitz::engine {
+
+struct BenchOptions {
+  int depth = 11;
+  std::int64_t movetime_ms = 0;  // instead of the depth: this long per position
+  std::size_t hash_mb = 16;
+  int threads = 1;
+  search::SearchOptions search;
+};
+struct BenchPosition {
+  std::string position;  // FEN (chess) or the moves played (gomoku)
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  int depth = 0;
+  std::string best;
+  std::vector<std::uint64_t> nodes_per_depth;  // cumulative, per completed iteration
+};
+struct BenchReport {
+  std::vector<BenchPosition> positions;
+  std::uint64_t nodes = 0;
+  std::int64_t time_ms = 0;
+  search::SearchStats stats;
+  std::uint64_t nps() const {
+    return time_ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(time_ms) : nodes * 1000;
+  }
+  // Geometric mean over positions of nodes(d) / nodes(d - 1) at the last completed depth.
+  double effective_branching_factor() const;
+  // The median depth completed (the --movetime figure).
+  int median_depth() const;
+};
+
+}  // namespace kibitz::engine
