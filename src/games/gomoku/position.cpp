@@ -136,17 +136,33 @@ constexpr std::array<std::array<std::uint16_t, kComboSize>, 3> kCombo = [] {
   return t;
 }();
 
+// The saturated counters of a summed kEntryInfo as a kCombo index, in two lookups: bits 0-12
+// (fives, overlines, fours, straight fours) give the index's low part, bits 13-24 (free
+// threes, threes, flex twos, twos) its middle part in units of 24; the captures bit adds 864.
+constexpr std::array<std::uint8_t, 1 << 13> kIndexLow = [] {
+  std::array<std::uint8_t, 1 << 13> t{};
+  for (std::uint32_t b = 0; b < t.size(); ++b)
+    t[b] = static_cast<std::uint8_t>(std::min(b & 7, 1u) + 2 * std::min((b >> 3) & 7, 1u) +
+                                     4 * std::min((b >> 6) & 15, 2u) +
+                                     12 * std::min((b >> 10) & 7, 1u));
+  return t;
+}();
+constexpr std::array<std::uint8_t, 1 << 12> kIndexMiddle = [] {
+  std::array<std::uint8_t, 1 << 12> t{};
+  for (std::uint32_t b = 0; b < t.size(); ++b)
+    t[b] =
+        static_cast<std::uint8_t>(std::min(b & 7, 2u) + 3 * std::min((b >> 3) & 7, 1u) +
+                                  6 * std::min((b >> 6) & 7, 2u) + 18 * std::min((b >> 9) & 7, 1u));
+  return t;
+}();
+
 // The summary (Threat | captures << 4 | flag) from the sum of a point's four kEntryInfo;
 // `value` gets the summed pattern values.
 inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value) {
   const auto lo = static_cast<std::uint32_t>(sum);
-  const auto field = [lo](int shift, int bits) { return (lo >> shift) & ((1u << bits) - 1); };
-  const std::uint32_t caps = field(25, 4);
-  const std::uint32_t index = std::min(field(0, 3), 1u) + 2 * std::min(field(3, 3), 1u) +
-                              4 * std::min(field(6, 4), 2u) + 12 * std::min(field(10, 3), 1u) +
-                              24 * std::min(field(13, 3), 2u) + 72 * std::min(field(16, 3), 1u) +
-                              144 * std::min(field(19, 3), 2u) + 432 * std::min(field(22, 3), 1u) +
-                              864 * std::min(caps, 1u);
+  const std::uint32_t caps = (lo >> 25) & 15;
+  const std::uint32_t index =
+      kIndexLow[lo & 0x1fff] + 24u * kIndexMiddle[(lo >> 13) & 0xfff] + (caps ? 864u : 0u);
   value = static_cast<int>(sum >> 32);
   return static_cast<std::uint16_t>(kCombo[mode][index] | (caps << 4));
 }
@@ -309,7 +325,7 @@ std::uint64_t Position::compute_hash() const {
 
 // --- the incremental pattern state ---------------------------------------------------------
 
-void Position::update_lines(int sq, Color c, int sign) {
+void Position::update_lines(int sq, Color c, int sign, Undo* log) {
   // The colour placing or removing sees its own stone, the other a blocked cell.
   std::uint16_t* const own_keys = &key_[c][0][0];
   std::uint16_t* const other_keys = &key_[1 - c][0][0];
@@ -338,6 +354,14 @@ void Position::update_lines(int sq, Color c, int sign) {
         const std::uint8_t other_entry = other_table[other_keys[i]];
         const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
         if (own_entry == own_old && other_entry == other_old) continue;
+        if (log) {
+          Undo::Cell& cell = log->cells[log->num_cells++];
+          cell.index = static_cast<std::uint16_t>(i);
+          cell.entry[c] = own_old;
+          cell.entry[1 - c] = other_old;
+          cell.info[c] = own_info[p];
+          cell.info[1 - c] = other_info[p];
+        }
         own_entries[i] = own_entry;
         other_entries[i] = other_entry;
         // Only what the summary is made of matters (dead <-> none changes nothing).
@@ -353,7 +377,52 @@ void Position::update_lines(int sq, Color c, int sign) {
       }
     }
   }
-  for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i]);
+  for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
+}
+
+void Position::update_keys(int sq, Color c, int sign) {
+  std::uint16_t* const own_keys = &key_[c][0][0];
+  std::uint16_t* const other_keys = &key_[1 - c][0][0];
+  for (int d = 0; d < 4; ++d) {
+    const int step = kDirections[d];
+    for (int side = -1; side <= 1; side += 2) {
+      int p = sq;
+      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+        p += side * step;
+        if (board_[p] == kWall) break;
+        const int unit = sign * kPow3[detail::digit_of(-side * k)];
+        const int i = p * 4 + d;
+        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
+        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
+      }
+    }
+  }
+}
+
+void Position::unmake_logged(int sq, const Undo& u) {
+  const Color c = static_cast<Color>(board_[sq]);
+  board_[sq] = kEmpty;
+  --stones_;
+  update_keys(sq, c, -1);
+  for (int k = 0; k < u.num_cells; ++k) {
+    const Undo::Cell& cell = u.cells[k];
+    const int p = cell.index / 4;
+    for (int col = 0; col < 2; ++col) {
+      (&entry_[col][0][0])[cell.index] = cell.entry[col];
+      info_[col][p] = cell.info[col];
+    }
+  }
+  for (int k = 0; k < u.num_points; ++k) {
+    const Undo::Point& pt = u.points[k];
+    for (int col = 0; col < 2; ++col) {
+      summary_[col][pt.sq] = pt.summary[col];
+      contrib_[col][pt.sq] = pt.contrib[col];
+    }
+  }
+  count_ = u.count;
+  capturable_ = u.capturable;
+  score_ = {u.eval_state[0], u.eval_state[1]};
+  update_near(sq, -1);
 }
 
 void Position::update_near(int sq, int sign) {
@@ -370,7 +439,13 @@ void Position::update_near(int sq, int sign) {
   }
 }
 
-void Position::refresh_point(int sq, int colours) {
+void Position::refresh_point(int sq, int colours, Undo* log) {
+  if (log) {
+    Undo::Point& pt = log->points[log->num_points++];
+    pt.sq = static_cast<std::uint16_t>(sq);
+    pt.summary = {summary_[0][sq], summary_[1][sq]};
+    pt.contrib = {contrib_[0][sq], contrib_[1][sq]};
+  }
   for (Color c : {kBlack, kWhite}) {
     if (!(colours & (1 << c))) continue;
     const std::uint16_t old = summary_[c][sq];
@@ -396,12 +471,12 @@ void Position::refresh_point(int sq, int colours) {
   }
 }
 
-void Position::set_stone(int sq, Color c) {
+void Position::set_stone(int sq, Color c, Undo* log) {
   board_[sq] = c;
   ++stones_;
   hash_ ^= stone_key(c, sq);
-  update_lines(sq, c, +1);
-  refresh_point(sq);
+  update_lines(sq, c, +1, log);
+  refresh_point(sq, 3, log);
   update_near(sq, +1);
 }
 
@@ -410,7 +485,7 @@ void Position::clear_stone(int sq) {
   board_[sq] = kEmpty;
   --stones_;
   hash_ ^= stone_key(c, sq);
-  update_lines(sq, c, -1);
+  update_lines(sq, c, -1, nullptr);
   refresh_point(sq);
   update_near(sq, -1);
 }
@@ -451,9 +526,14 @@ void Position::make(Move m, Undo& u) {
   u.eval_state[0] = score_[0];
   u.eval_state[1] = score_[1];
   u.num_captured = 0;
+  u.count = count_;
+  u.capturable = capturable_;
+  u.num_cells = 0;
+  u.num_points = 0;
 
   const bool five = summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFive);
-  set_stone(sq, c);
+  set_stone(sq, c, &u);
+  u.logged = true;
   if (variant_.rule == Rule::kCapture) {
     int taken = 0;
     for (const int e : kEightWays) {
@@ -469,6 +549,7 @@ void Position::make(Move m, Undo& u) {
       hash_ ^= capture_key(c, captures_[c]) ^ capture_key(c, captures_[c] + taken);
       captures_[c] += taken;
       u.num_captured = static_cast<std::uint8_t>(taken);
+      u.logged = false;  // the captures changed more than the log holds
     }
   }
   side_ = o;
@@ -514,9 +595,13 @@ void Position::make(Move m, Undo& u) {
 void Position::unmake(Move m, const Undo& u) {
   const Color c = opponent(side_);
   side_ = c;
-  for (int i = 0; i < u.num_captured; ++i) set_stone(u.captured[i], opponent(c));
-  captures_[c] -= u.num_captured;
-  clear_stone(m.sq);
+  if (u.logged) {
+    unmake_logged(m.sq, u);
+  } else {
+    for (int i = 0; i < u.num_captured; ++i) set_stone(u.captured[i], opponent(c));
+    captures_[c] -= u.num_captured;
+    clear_stone(m.sq);
+  }
   hash_ = u.hash;
   winner_ = u.winner;
   pending_ = u.five_pending;
@@ -534,6 +619,7 @@ void Position::make_null(Undo& u) {
   u.eval_state[0] = score_[0];
   u.eval_state[1] = score_[1];
   u.num_captured = 0;
+  u.logged = false;
   side_ = opponent(side_);
   hash_ ^= kZobrist[kZSide];
 }

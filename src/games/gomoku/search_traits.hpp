@@ -46,6 +46,9 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
       if (p.pattern(m.sq, c, d) >= gomoku::Pattern::kFour) return true;
     return false;
   }
+  // A move that makes a four (or five) leaves the opponent "in check" (in_check() after it):
+  // known before the move is made, so late move pruning skips make / unmake.
+  static bool gives_check(const Position& p, Move m) { return is_tactical(p, m); }
   static bool is_legal(const Position& p, Move m) { return p.is_legal(m); }
   // Ordering inside the tactical stage: fives first, then open fours, then fours.
   static int mvv_lva(const Position& p, Move m) { return move_value(p, m); }

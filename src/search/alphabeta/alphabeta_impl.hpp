@@ -321,14 +321,23 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
       if (!m) break;
     }
     ++move_count;
-    state_.make(m, undo);
-    bool gives_check = false;
-    if constexpr (HasNullMove<G>) gives_check = state_.in_check();
     // Late move pruning: at shallow non-PV nodes, once a move avoids mate, late quiet moves
-    // that do not give check are not searched at all.
-    if constexpr (!kPv) {
-      if (options_.late_move_pruning && quiet && !in_check && !gives_check && depth <= 3 &&
-          best > -kMateBound && move_count > 3 + depth * depth) {
+    // that do not give check are not searched at all. A game that tells a checking move
+    // before playing it (Traits::gives_check) prunes without make / unmake.
+    constexpr bool kCheckBeforeMake = requires { Traits::gives_check(state_, m); };
+    bool gives_check = false;
+    const auto prune_late = [&] {
+      return !kPv && options_.late_move_pruning && quiet && !in_check && !gives_check &&
+             depth <= 3 && best > -kMateBound && move_count > 3 + depth * depth;
+    };
+    if constexpr (kCheckBeforeMake) {
+      gives_check = Traits::gives_check(state_, m);
+      if (prune_late()) continue;
+      state_.make(m, undo);
+    } else {
+      state_.make(m, undo);
+      if constexpr (HasNullMove<G>) gives_check = state_.in_check();
+      if (prune_late()) {
         state_.unmake(m, undo);
         continue;
       }
