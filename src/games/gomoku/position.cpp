@@ -874,6 +874,13 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
   out.clear();
   if (is_terminal()) return 0;
   const Color c = side_;
+  // Nothing to find without a five, four or flagged (maybe forbidden) point.
+  const auto& n = count_[c];
+  if (n[static_cast<int>(Threat::kFive)] + n[static_cast<int>(Threat::kFour)] +
+          n[static_cast<int>(Threat::kFourThree)] + n[static_cast<int>(Threat::kFlexFour)] +
+          n[kFlaggedBucket] ==
+      0)
+    return 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (int sq = 0; sq < kSquares; ++sq) {
       if (board_[sq] != kEmpty) continue;
@@ -938,6 +945,28 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
   // stone to take): beyond blocks and captures, a stone that flanks a pair of the coming
   // five makes it breakable, so candidates are gathered generously and each is played out.
   if (capture && opponent_can_win()) return capture_defences(out);
+
+  // Against fives to complete (no captures): a stone on one five point cannot take another
+  // away (that five is the other point and four of the opponent's stones), so the answer to
+  // one is that point, and against several there is none (each is listed as a partial
+  // answer). Own fives win first. Same list as the general case below, without its trials.
+  if (fours && !capture) {
+    const bool single = count_[o][kFive] == 1;
+    MoveList<Position> partial;
+    for (int sq = 0; sq < kSquares; ++sq) {
+      if (board_[sq] != kEmpty) continue;
+      const bool mine = summary_threat(summary_[c][sq]) == kFive;
+      const bool theirs = summary_threat(summary_[o][sq]) == kFive;
+      if ((!mine && !theirs) || forbidden_for(sq, c)) continue;
+      if (mine || single)
+        push(sq);
+      else
+        partial.push_back(Move{static_cast<std::uint16_t>(sq)});
+    }
+    if (out.size() == 0)
+      for (Move m : partial) out.push_back(m);
+    return out.size();
+  }
 
   // Points the opponent would complete a five on, or else where it would make an
   // unstoppable four (an open four, or two fours).
