@@ -870,6 +870,11 @@ bool Position::opponent_can_win() const {
   return static_cast<bool>(passed.winning_move());
 }
 
+bool Position::opponent_threatens_open_four() const {
+  if (is_terminal() || variant_.rule == Rule::kCapture) return false;
+  return count_[opponent(side_)][static_cast<int>(Threat::kFlexFour)] > 0;
+}
+
 std::size_t Position::four_moves(MoveList<Position>& out) const {
   out.clear();
   if (is_terminal()) return 0;
@@ -968,6 +973,10 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
     return out.size();
   }
 
+  // Against open-four points (no captures): a stone changes a threat point's pattern only
+  // along the one line joining them, so each trial is one table lookup, not a board rescan.
+  if (!capture) return open_four_defences(out);
+
   // Points the opponent would complete a five on, or else where it would make an
   // unstoppable four (an open four, or two fours).
   std::array<int, kMaxMoves> threats{};
@@ -1026,6 +1035,77 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
       if (!ok && left < num_threats) partial.push_back(Move{static_cast<std::uint16_t>(sq)});
     }
     if (ok) push(sq);
+  }
+  if (out.size() == 0)
+    for (Move m : partial) out.push_back(m);
+  return out.size();
+}
+
+std::size_t Position::open_four_defences(MoveList<Position>& out) const {
+  const Color c = side_, o = opponent(c);
+  constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
+  constexpr int kFour = static_cast<int>(Threat::kFour);
+  std::array<std::uint16_t, kMaxMoves> threats;
+  int num_threats = 0;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] == kEmpty && summary_threat(summary_[o][sq]) == kFlexFour &&
+        !forbidden_for(sq, o))
+      threats[num_threats++] = static_cast<std::uint16_t>(sq);
+  if (num_threats == 0) return 0;
+  // Points within the window of a threat along its lines (the others cannot block it).
+  std::array<std::uint8_t, kSquares> near_threat{};
+  for (int i = 0; i < num_threats; ++i) {
+    near_threat[threats[i]] = 1;
+    for (const int e : kEightWays) {
+      int p = threats[i];
+      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+        p += e;
+        if (board_[p] == kWall) break;
+        near_threat[p] = 1;
+      }
+    }
+  }
+  // Is t still an open-four point for o once c has a stone on sq (sq != t)?
+  const auto still_threat = [&](int t, int sq) {
+    const int dx = x_of(sq) - x_of(t), dy = y_of(sq) - y_of(t);
+    int d = -1, offset = 0;
+    if (dy == 0) {
+      d = 0;
+      offset = dx;
+    } else if (dx == 0) {
+      d = 1;
+      offset = dy;
+    } else if (dx == dy) {
+      d = 2;
+      offset = dy;
+    } else if (dx == -dy) {
+      d = 3;
+      offset = dy;
+    }
+    if (d < 0 || offset < -detail::kHalfWindow || offset > detail::kHalfWindow) return true;
+    // c's stone is a blocked cell (digit 2) in o's key where there was an empty one.
+    const int key = key_[o][t][d] + 2 * kPow3[detail::digit_of(offset)];
+    const std::uint64_t info =
+        info_[o][t] - kEntryInfo[entry_[o][t][d]] + kEntryInfo[table_[o][key]];
+    int value = 0;
+    return summary_threat(summarise(info, mode_[o], value)) >= kFlexFour;
+  };
+  MoveList<Position> partial;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    const int mine = summary_threat(summary_[c][sq]);
+    if ((mine < kFour && !near_threat[sq]) || forbidden_for(sq, c)) continue;
+    if (mine >= kFour) {  // a counter-four (or a five)
+      out.push_back(Move{static_cast<std::uint16_t>(sq)});
+      continue;
+    }
+    int left = 0;
+    for (int i = 0; i < num_threats; ++i)
+      if (threats[i] != sq && still_threat(threats[i], sq)) ++left;
+    if (left == 0)
+      out.push_back(Move{static_cast<std::uint16_t>(sq)});
+    else if (left < num_threats)
+      partial.push_back(Move{static_cast<std::uint16_t>(sq)});
   }
   if (out.size() == 0)
     for (Move m : partial) out.push_back(m);

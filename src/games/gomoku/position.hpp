@@ -176,6 +176,10 @@ class Position {
   Move winning_move() const;
   // The opponent of the side to move has a move that wins at once (a four on the board).
   bool opponent_can_win() const;
+  // The opponent of the side to move could make an open four (or a double four) next: it
+  // has a free three (or a shape as strong). Not under the capture rule (a capture can
+  // break a four there).
+  bool opponent_threatens_open_four() const;
   // Passing (HasNullMove, for the search's null-move and for asking "what would the
   // opponent do if it were its turn"); in_check() = opponent_can_win().
   void make_null(Undo& u);
@@ -236,6 +240,7 @@ class Position {
   bool five_breakable(Color c, int sq) const;
   bool breaks_pending(int sq) const;  // the side to move's capture at sq breaks the five
   std::size_t capture_defences(MoveList<Position>& out) const;
+  std::size_t open_four_defences(MoveList<Position>& out) const;  // no captures
   void check_no_moves();
 
   Variant variant_;

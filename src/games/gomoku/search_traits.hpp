@@ -19,9 +19,12 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   static constexpr int kReverseFutilityMargin = 400;
   static constexpr int kReverseFutilityDepth = 4;
 
-  // Under a four (the opponent threatens five) only the answers to it; else fours and fives.
+  // Under a four (the opponent threatens five) only the answers to it. Under a free three
+  // (the opponent threatens an open four) only its answers too: the blocks and our own
+  // fours (defence_moves lists both); any other move lets the open four in, which only a
+  // win by fours could outrun, and that starts with one of our fours. Else fours and fives.
   static void generate_tactical(const Position& p, MoveList<Position>& buf) {
-    if (p.opponent_can_win())
+    if (p.opponent_can_win() || p.opponent_threatens_open_four())
       p.defence_moves(buf);
     else
       p.four_moves(buf);
@@ -34,7 +37,7 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   }
   static void generate_quiet(const Position& p, MoveList<Position>& buf) {
     buf.clear();
-    if (p.opponent_can_win()) return;
+    if (p.opponent_can_win() || p.opponent_threatens_open_four()) return;
     MoveList<Position> all;
     p.candidate_moves(all);
     for (Move m : all)
@@ -66,9 +69,11 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     }
     return own * 16 + block * 12;
   }
-  // No move at all: a full board (a draw), or renju black whose only answers to a four are
-  // forbidden points (lost).
-  static int no_moves_result(const Position& p) { return p.opponent_can_win() ? -1 : 0; }
+  // No move at all: a full board (a draw), or renju black whose only answers to a four or a
+  // free three are forbidden points (lost).
+  static int no_moves_result(const Position& p) {
+    return p.opponent_can_win() || p.opponent_threatens_open_four() ? -1 : 0;
+  }
   // Quiet moves by the shapes they make and block, on the history scale (+-16384): a three
   // outranks anything history learns, a two most of it.
   static int quiet_value(const Position& p, Move m) { return move_value(p, m) * 128; }

@@ -2,6 +2,9 @@
 // three, counter-fours, and the moves that make fours and threes.
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include "core/rng.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
 namespace kibitz::gomoku {
@@ -121,6 +124,65 @@ TEST(GomokuThreats, RenjuThreatsLeaveOutForbiddenPoints) {
   Position w = setup({.rule = Rule::kFreestyle}, {".XX", "X..", "X.."}, kBlack, 7, 7);
   w.threat_moves(moves);
   EXPECT_TRUE(moves.contains(at(7, 7)));
+}
+
+// defence_moves against a brute-force reading of its definition on random positions (no
+// captures): the threats are the opponent's five points, else its open-four points (not
+// forbidden to it); a full answer is a legal move that makes our own four or five, or after
+// which none of those points is a threat any more; without one, the moves that answer some.
+TEST(GomokuThreats, DefenceMovesMatchBruteForceOnRandomPositions) {
+  int checked = 0;
+  for (const Rule rule : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju}) {
+    Rng rng(static_cast<std::uint64_t>(rule) + 11);
+    for (int game = 0; game < 60; ++game) {
+      Position p(Variant{15, rule});
+      for (int ply = 0; ply < 50 && !p.is_terminal(); ++ply) {
+        const Color c = p.side_to_move(), o = opponent(c);
+        const bool fours = p.opponent_can_win();
+        const Threat level = fours ? Threat::kFive : Threat::kFlexFour;
+        Position passed = p;  // o to move: is_forbidden() asks for o
+        Position::Undo nu;
+        passed.make_null(nu);
+        std::vector<int> threats;
+        for (int sq = 0; sq < kSquares; ++sq)
+          if (p.threat(sq, o) == level &&
+              (fours || !passed.is_forbidden(Move{static_cast<std::uint16_t>(sq)})))
+            threats.push_back(sq);
+        std::vector<int> full, partial;
+        for (int sq = 0; sq < kSquares; ++sq) {
+          const Move m{static_cast<std::uint16_t>(sq)};
+          if (threats.empty() || p.stone(sq) != kEmpty || !p.is_legal(m)) continue;
+          const Threat mine = p.threat(sq, c);
+          if (mine == Threat::kFive || (!fours && mine >= Threat::kFour)) {
+            full.push_back(sq);
+            continue;
+          }
+          Position q = p;
+          Position::Undo u;
+          q.make(m, u);
+          int left = 0;
+          for (int t : threats)
+            if (t != sq && q.threat(t, o) >= level) ++left;
+          if (left == 0)
+            full.push_back(sq);
+          else if (left < static_cast<int>(threats.size()))
+            partial.push_back(sq);
+        }
+        MoveList<Position> got;
+        p.defence_moves(got);
+        const std::vector<int> want = threats.empty() ? std::vector<int>{}
+                                      : full.empty()  ? partial
+                                                      : full;
+        ASSERT_EQ(squares(got), want) << p.to_string();
+        checked += threats.empty() ? 0 : 1;
+        MoveList<Position> moves;
+        p.candidate_moves(moves, 1);
+        if (moves.size() == 0) break;
+        p.apply(moves[rng.below(moves.size())]);
+      }
+    }
+  }
+  EXPECT_GT(checked, 200);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/text.hpp"
 #include "engine/gomoku_engine.hpp"
 
 namespace kibitz::engine {
@@ -89,6 +90,24 @@ TEST(GomokuEngine, AlphaBetaReachesDepthAndReturnsAMoveNearTheStones) {
   EXPECT_GE(d.depth, 4);
   EXPECT_LE(std::abs(gomoku::x_of(d.move.sq) - 7), 3);
   EXPECT_LE(std::abs(gomoku::y_of(d.move.sq) - 7), 3);
+}
+
+// The bench's middle games are real search positions: each replays legally, nobody has won,
+// the side to move has no five to make and no four to answer (so the alpha-beta decides).
+TEST(GomokuEngine, BenchPositionsAreUndecidedMiddleGames) {
+  for (std::string_view moves : gomoku_bench_positions()) {
+    Position p;
+    for (const auto& word : split_blanks(moves)) {
+      const auto m = gomoku::parse_move(p, word);
+      ASSERT_TRUE(m) << moves << ": " << m.error().message;
+      ASSERT_TRUE(p.is_legal(*m)) << moves << ": " << word;
+      p.apply(*m);
+      ASSERT_FALSE(p.is_terminal()) << moves;
+    }
+    EXPECT_GE(p.stones_on_board(), 14) << moves;
+    EXPECT_FALSE(p.winning_move()) << moves;
+    EXPECT_FALSE(p.opponent_can_win()) << moves;
+  }
 }
 
 }  // namespace
