@@ -54,6 +54,7 @@ class ThreatSearch {
     kind_ = kind;
     limits_ = limits;
     nodes_ = 0;
+    next_poll_ = kPollNodes;
     aborted_ = false;
     ThreatResult<G> r;
     // Iterative deepening: short wins first, and cheap failures fill the cache.
@@ -82,10 +83,19 @@ class ThreatSearch {
 
   Entry& slot(std::uint64_t key) { return table_[key & (table_.size() - 1)]; }
 
+  // The clock is read every kPollNodes nodes (counted at attacker and defender nodes alike,
+  // so the check cannot step over its turn); a stop request is seen at once.
+  static constexpr std::uint64_t kPollNodes = 256;
   bool out_of_budget() {
     if (aborted_) return true;
     if (limits_.max_nodes && nodes_ >= limits_.max_nodes) aborted_ = true;
-    if (limits_.budget && limits_.budget->poll(nodes_)) aborted_ = true;
+    if (limits_.budget) {
+      if (limits_.budget->stopped()) aborted_ = true;
+      if (nodes_ >= next_poll_) {
+        next_poll_ = nodes_ + kPollNodes;
+        if (limits_.budget->hard_expired()) aborted_ = true;
+      }
+    }
     return aborted_;
   }
 
@@ -134,6 +144,7 @@ class ThreatSearch {
   // Side to move defends against the attacker (the opponent).
   bool defend(G& s, int depth) {
     ++nodes_;
+    if (out_of_budget()) return false;
     if (s.winning_move()) return false;  // the defender wins first
     const bool five_threat = s.opponent_can_win();
     if (!five_threat && kind_ == ThreatKind::kVcf) return false;
@@ -202,6 +213,7 @@ class ThreatSearch {
   ThreatKind kind_ = ThreatKind::kVcf;
   ThreatLimits limits_;
   std::uint64_t nodes_ = 0;
+  std::uint64_t next_poll_ = kPollNodes;
   bool aborted_ = false;
 };
 

@@ -110,5 +110,25 @@ TEST(GomokuEngine, BenchPositionsAreUndecidedMiddleGames) {
   }
 }
 
+// The threat search reads the clock every few hundred nodes, whichever kind of node the count
+// lands on: with the budget already spent, a big VCT tree (this middle game has one) stops
+// within the first check. (It once checked only when an attacker node landed on a multiple
+// of 1024 and overran a 20 ms share by 140 ms.)
+TEST(GomokuEngine, ThreatSearchStopsWhenTheBudgetIsSpent) {
+  Position p;
+  for (const auto& word : split_blanks("g14 g11 e9 b9 d13 d11 c11 g9 c10 g10 g8 h11 c12 e11 f11 "
+                                       "c13 d12"))
+    p.apply(*gomoku::parse_move(p, word));
+  search::ThreatSearch<Position> threats;
+  const auto unlimited =
+      threats.solve(p, search::ThreatKind::kVct, {.max_depth = 10, .max_nodes = 5000});
+  EXPECT_TRUE(unlimited.aborted);  // the tree is bigger than the first checks
+  threats.clear();
+  TimeBudget spent(0, 0);
+  const auto r = threats.solve(p, search::ThreatKind::kVct, {.max_depth = 10, .budget = &spent});
+  EXPECT_TRUE(r.aborted);
+  EXPECT_LE(r.nodes, 300u);
+}
+
 }  // namespace
 }  // namespace kibitz::engine
