@@ -42,6 +42,13 @@ set(KIBITZ_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/chess_bench_signatur
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_BENCH_GOLDEN})
 file(STRINGS ${KIBITZ_BENCH_GOLDEN} KIBITZ_BENCH_SIGNATURE REGEX "^[0-9]+$")
 kibitz_cli_test(bench_signature ARGS bench MATCH "Nodes searched  : ${KIBITZ_BENCH_SIGNATURE}\n")
+set(KIBITZ_GOMOKU_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/gomoku_bench_signature.txt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_GOMOKU_BENCH_GOLDEN})
+file(STRINGS ${KIBITZ_GOMOKU_BENCH_GOLDEN} KIBITZ_GOMOKU_BENCH_SIGNATURE REGEX "^[0-9]+$")
+kibitz_cli_test(gomoku_bench_signature ARGS bench --game gomoku
+  MATCH "Nodes searched  : ${KIBITZ_GOMOKU_BENCH_SIGNATURE}\n")
+kibitz_cli_test(gomoku_bench_pipeline_needs_movetime ARGS bench --game gomoku --pipeline
+  MATCH "^kibitz: error: --pipeline needs --game gomoku and --movetime\n$")
 kibitz_cli_test(bench_help ARGS bench --help MATCH "--disable")
 kibitz_cli_test(bench_bad_technique ARGS bench --depth 1 --disable warp_drive
   MATCH "^kibitz: error: --disable: unknown technique 'warp_drive'[^\n]*\n$")
