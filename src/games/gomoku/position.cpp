@@ -323,6 +323,45 @@ std::uint64_t Position::compute_hash() const {
   return h;
 }
 
+namespace {
+int transform_square(int sq, int t, int n) {
+  if (sq == 0) return 0;
+  int x = x_of(sq), y = y_of(sq);
+  if (t & 1) std::swap(x, y);
+  if (t & 2) x = n - 1 - x;
+  if (t & 4) y = n - 1 - y;
+  return square_of(x, y);
+}
+}  // namespace
+
+std::uint64_t Position::sym_hash() const {
+  std::array<std::uint64_t, kNumSymmetries> keys{};
+  const int n = variant_.size;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const std::uint8_t c = board_[sq];
+    if (c != kBlack && c != kWhite) continue;
+    for (int t = 0; t < kNumSymmetries; ++t) keys[t] ^= stone_key(c, transform_square(sq, t, n));
+  }
+  std::uint64_t rest = capture_key(0, captures_[0]) ^ capture_key(1, captures_[1]);
+  if (side_ == kWhite) rest ^= kZobrist[kZSide];
+  if (pending_) rest ^= pending_key(pending_ - 1);
+  return *std::min_element(keys.begin(), keys.end()) ^ rest;
+}
+
+Position Position::transformed(int t) const {
+  Position out = *this;
+  const int n = variant_.size;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] != kWall) out.board_[sq] = kEmpty;
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] == kBlack || board_[sq] == kWhite)
+      out.board_[transform_square(sq, t, n)] = board_[sq];
+  out.last_ = static_cast<std::uint16_t>(transform_square(last_, t, n));
+  out.five_sq_ = static_cast<std::uint16_t>(transform_square(five_sq_, t, n));
+  out.rebuild();
+  return out;
+}
+
 // --- the incremental pattern state ---------------------------------------------------------
 
 void Position::update_lines(int sq, Color c, int sign, Undo* log) {

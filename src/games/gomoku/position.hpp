@@ -151,6 +151,13 @@ class Position {
   void apply(Move m);
   std::uint64_t hash() const { return hash_; }
   std::uint64_t compute_hash() const;  // the same key computed from scratch (tests)
+  // Symmetric: one value for a position and its 8 board symmetries (rotations and
+  // reflections): the least of the 8 Zobrist keys of the transformed stones, with the side to
+  // move, capture counts and a pending five. Computed on demand (not on the search's path).
+  static constexpr int kNumSymmetries = 8;
+  std::uint64_t sym_hash() const;
+  // The position under symmetry t (0..7: bit 0 transposes, bit 1 mirrors x, bit 2 mirrors y).
+  Position transformed(int t) const;
   // Undoable.
   void make(Move m, Undo& u);
   void unmake(Move m, const Undo& u);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "api/registry.hpp"
+#include "core/rng.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
 namespace kibitz::gomoku {
@@ -287,6 +288,40 @@ TEST(GomokuRegistry, PlaysThroughAnyState) {
   EXPECT_NE(twice.error().message.find("move 2"), std::string::npos) << twice.error().message;
   EXPECT_FALSE(g->new_state("renju 14"));
   EXPECT_FALSE(g->new_state("h8 renju"));
+}
+
+// The symmetry hash is the same for all 8 transforms of a position (DESIGN: Go and gomoku),
+// and the transformed positions are the same game: consistent pattern state, the same
+// evaluation and the same number of candidate moves; one more stone changes the hash.
+TEST(GomokuRules, SymmetryHashIsInvariantUnderTheEightTransforms) {
+  static_assert(Symmetric<Position>);
+  for (const Rule rule : {Rule::kFreestyle, Rule::kRenju, Rule::kCapture}) {
+    Rng rng(static_cast<std::uint64_t>(rule) + 5);
+    for (int game = 0; game < 12; ++game) {
+      Position p(Variant{rule == Rule::kCapture ? 19 : 15, rule});
+      for (int ply = 0; ply < 40 && !p.is_terminal(); ++ply) {
+        MoveList<Position> moves;
+        if (p.candidate_moves(moves, 1) == 0) break;
+        const Move m = moves[rng.below(moves.size())];
+        const std::uint64_t before = p.sym_hash();
+        p.apply(m);
+        EXPECT_NE(p.sym_hash(), before);
+        if (ply % 8 != 7) continue;
+        MoveList<Position> mine, theirs;
+        p.candidate_moves(mine);
+        for (int t = 0; t < Position::kNumSymmetries; ++t) {
+          const Position q = p.transformed(t);
+          ASSERT_EQ(q.sym_hash(), p.sym_hash()) << "transform " << t << "\n" << p.to_string();
+          if (t == 0) {
+            EXPECT_TRUE(q == p);
+          }
+          EXPECT_TRUE(q.pattern_state_consistent());
+          EXPECT_EQ(q.evaluate(), p.evaluate());
+          EXPECT_EQ(q.candidate_moves(theirs), mine.size());
+        }
+      }
+    }
+  }
 }
 
 }  // namespace
