@@ -6,6 +6,7 @@
 #include "games/chess/movegen.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/position.hpp"
+#include "games/go/board.hpp"
 #include "games/gomoku/position.hpp"
 #include "support/tictactoe.hpp"
 
@@ -67,6 +68,26 @@ TEST(Conformance, GomokuRenju15) {
 TEST(Conformance, GomokuCapture19) {
   check_game_conformance(gomoku::Position({.size = 19, .rule = gomoku::Rule::kCapture}),
                          {.playouts = 20, .seed = 7});
+}
+
+// Go playouts end by two passes or at the rules' move cap (3 x points, at most 1023 plies);
+// the checker's duplicate test is quadratic in the move list, so 19x19 runs fewer playouts.
+TEST(Conformance, Go9) {
+  check_game_conformance(go::Position(go::Rules{.size = 9}), {.playouts = 100, .seed = 3});
+}
+
+TEST(Conformance, Go13) {
+  check_game_conformance(go::Position(go::Rules{.size = 13}), {.playouts = 30, .seed = 5});
+}
+
+TEST(Conformance, Go19) {
+  check_game_conformance(go::Position(go::Rules{.size = 19}), {.playouts = 8, .seed = 7});
+}
+
+TEST(Conformance, Go9SuicideNoSuperko) {
+  check_game_conformance(
+      go::Position(go::Rules{.size = 9, .allow_suicide = true, .superko = false}),
+      {.playouts = 50, .seed = 9});
 }
 
 TEST(Conformance, ChessStagesPartitionTheLegalMovesAlongPlayouts) {
