@@ -4,6 +4,7 @@
 // changes only when the search or evaluation does), nodes/second its speed figure.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "search/common/limits.hpp"
@@ -32,6 +33,12 @@ struct BenchReport {
   search::SearchStats stats;
   std::uint64_t nps() const {
     return time_ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(time_ms) : nodes * 1000;
+  }
+  void add(BenchPosition p, const search::SearchStats& s) {
+    nodes += p.nodes;
+    time_ms += p.time_ms;
+    stats.add(s);
+    positions.push_back(std::move(p));
   }
   // Geometric mean over positions of nodes(d) / nodes(d - 1) at the last completed depth.
   double effective_branching_factor() const;

@@ -52,17 +52,13 @@ BenchReport run_chess_bench(const BenchOptions& options,
       params.limits.depth = options.depth;
     }
     const auto result = engine.search(*pos, params);
-    BenchPosition bp;
-    bp.position = std::string(fen);
-    bp.nodes = result.nodes;
-    bp.time_ms = result.time_ms;
-    bp.depth = result.depth;
-    bp.best = chess::to_uci(result.best);
-    bp.nodes_per_depth = result.nodes_per_depth;
-    report.nodes += bp.nodes;
-    report.time_ms += bp.time_ms;
-    report.stats.add(result.stats);
-    report.positions.push_back(bp);
+    report.add({.position = std::string(fen),
+                .nodes = result.nodes,
+                .time_ms = result.time_ms,
+                .depth = result.depth,
+                .best = chess::to_uci(result.best),
+                .nodes_per_depth = result.nodes_per_depth},
+               result.stats);
     if (progress) progress(report.positions.back());
   }
   return report;

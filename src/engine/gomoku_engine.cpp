@@ -235,17 +235,13 @@ BenchReport run_gomoku_bench(const BenchOptions& options, bool pipeline,
       limits.depth = options.depth;
     }
     const auto d = engine.think(pos, limits);
-    BenchPosition bp;
-    bp.position = std::string(moves);
-    bp.nodes = d.nodes;
-    bp.time_ms = d.time_ms;
-    bp.depth = d.depth;
-    bp.best = gomoku::to_text(d.move);
-    bp.nodes_per_depth = d.nodes_per_depth;
-    report.nodes += bp.nodes;
-    report.time_ms += bp.time_ms;
-    report.stats.add(d.stats);
-    report.positions.push_back(bp);
+    report.add({.position = std::string(moves),
+                .nodes = d.nodes,
+                .time_ms = d.time_ms,
+                .depth = d.depth,
+                .best = gomoku::to_text(d.move),
+                .nodes_per_depth = d.nodes_per_depth},
+               d.stats);
     if (progress) progress(report.positions.back());
   }
   return report;

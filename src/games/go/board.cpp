@@ -56,6 +56,20 @@ int transform_point(int sq, int t, int size) {
   return point_of(x, y);
 }
 
+namespace {
+// The distinct chains (by head) around a point: at most four.
+struct HeadSet {
+  std::array<int, 4> h{};
+  int n = 0;
+  bool insert(int head) {
+    for (int i = 0; i < n; ++i)
+      if (h[i] == head) return false;
+    h[n++] = head;
+    return true;
+  }
+};
+}  // namespace
+
 // --- the superko history ----------------------------------------------------------------
 
 Position::History::History(const History& o) : n(o.n), filter(o.filter) {
@@ -195,15 +209,11 @@ void Position::place_and_merge(int sq, Color c) {
   remove_empty(sq);
   stone_hash_ ^= stone_key(c, sq);
   // Every distinct chain next to the point loses the liberty sq, once.
-  std::array<int, 4> seen{};
-  int num_seen = 0;
+  HeadSet seen;
   for (const int nb : neighbours(sq)) {
     if (!is_stone(nb)) continue;
     const int h = head_[nb];
-    bool dup = false;
-    for (int i = 0; i < num_seen; ++i) dup |= seen[i] == h;
-    if (dup) continue;
-    seen[num_seen++] = h;
+    if (!seen.insert(h)) continue;
     --libs_[h];
   }
   for (const int nb : neighbours(sq))
@@ -242,15 +252,11 @@ int Position::remove_chain(int head) {
     stone_hash_ ^= stone_key(c, s);
     ++removed;
     // The point becomes a liberty of each distinct neighbouring chain of the other colour.
-    std::array<int, 4> seen{};
-    int num_seen = 0;
+    HeadSet seen;
     for (const int nb : neighbours(s)) {
       if (color_[nb] != o) continue;
       const int h = head_[nb];
-      bool dup = false;
-      for (int i = 0; i < num_seen; ++i) dup |= seen[i] == h;
-      if (dup) continue;
-      seen[num_seen++] = h;
+      if (!seen.insert(h)) continue;
       ++libs_[h];
     }
     s = nxt;
@@ -282,8 +288,7 @@ Illegal Position::check(Move m) const {
   const Color o = opponent(c);
   bool has_liberty = false;
   std::uint64_t after = stone_hash_ ^ stone_key(c, sq);
-  std::array<int, 4> seen{};
-  int num_seen = 0;
+  HeadSet seen;
   for (const int nb : neighbours(sq)) {
     const Color nc = at(nb);
     if (nc == kEmpty) {
@@ -292,24 +297,18 @@ Illegal Position::check(Move m) const {
       has_liberty |= libs_[head_[nb]] > 1;
     } else if (nc == o && libs_[head_[nb]] == 1) {
       const int h = head_[nb];
-      bool dup = false;
-      for (int i = 0; i < num_seen; ++i) dup |= seen[i] == h;
-      if (dup) continue;
-      seen[num_seen++] = h;
+      if (!seen.insert(h)) continue;
       after ^= chain_key(h);
     }
   }
-  if (!has_liberty && num_seen == 0) {
+  if (!has_liberty && seen.n == 0) {
     if (!rules_.allow_suicide) return Illegal::kSuicide;
     // The own chain (and the new stone) leave the board.
     after = stone_hash_;
     for (const int nb : neighbours(sq)) {
       if (color_[nb] != c) continue;
       const int h = head_[nb];
-      bool dup = false;
-      for (int i = 0; i < num_seen; ++i) dup |= seen[i] == h;
-      if (dup) continue;
-      seen[num_seen++] = h;
+      if (!seen.insert(h)) continue;
       after ^= chain_key(h);
     }
   }
@@ -397,35 +396,32 @@ int Position::liberties_after(int sq, int limit) const {
       if (found[i] == p) return;
     found[num++] = p;
   };
-  std::array<int, 4> own{};
-  int num_own = 0;
+  HeadSet own;
   for (const int nb : neighbours(sq)) {
     if (color_[nb] == kEmpty) {
       add(nb);
     } else if (color_[nb] == c) {
       const int h = head_[nb];
-      bool dup = false;
-      for (int i = 0; i < num_own; ++i) dup |= own[i] == h;
-      if (!dup) own[num_own++] = h;
+      own.insert(h);
     }
     if (num >= limit) return limit;
   }
   // Liberties of the chains the stone joins.
-  for (int i = 0; i < num_own; ++i) {
-    int s = own[i];
+  for (int i = 0; i < own.n; ++i) {
+    int s = own.h[i];
     do {
       for (const int nb : neighbours(s))
         if (color_[nb] == kEmpty && nb != sq) add(nb);
       if (num >= limit) return limit;
       s = next_[s];
-    } while (s != own[i]);
+    } while (s != own.h[i]);
   }
   // Captured stones next to the new chain become liberties.
   auto in_new_chain = [&](int p) {
     if (p == sq) return true;
     if (color_[p] != c) return false;
-    for (int i = 0; i < num_own; ++i)
-      if (head_[p] == own[i]) return true;
+    for (int i = 0; i < own.n; ++i)
+      if (head_[p] == own.h[i]) return true;
     return false;
   };
   for (const int nb : neighbours(sq)) {

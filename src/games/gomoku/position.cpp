@@ -364,6 +364,25 @@ Position Position::transformed(int t) const {
 
 // --- the incremental pattern state ---------------------------------------------------------
 
+namespace {
+// Calls f(p, d, unit) for each point p within the window of sq on its four lines (d the
+// direction), where unit is the weight of sq's digit in p's key along d.
+template <class F>
+inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& board, int sq, F&& f) {
+  for (int d = 0; d < 4; ++d) {
+    const int step = kDirections[d];
+    for (int side = -1; side <= 1; side += 2) {
+      int p = sq;
+      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+        p += side * step;
+        if (board[p] == kWall) break;
+        f(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]));
+      }
+    }
+  }
+}
+}  // namespace
+
 void Position::update_lines(int sq, Color c, int sign, Undo* log) {
   // The colour placing or removing sees its own stone, the other a blocked cell.
   std::uint16_t* const own_keys = &key_[c][0][0];
@@ -378,64 +397,47 @@ void Position::update_lines(int sq, Color c, int sign, Undo* log) {
   std::array<std::uint16_t, 40> touched;
   std::array<std::uint8_t, 40> colours;
   int num_touched = 0;
-  for (int d = 0; d < 4; ++d) {
-    const int step = kDirections[d];
-    for (int side = -1; side <= 1; side += 2) {
-      int p = sq;
-      for (int k = 1; k <= detail::kHalfWindow; ++k) {
-        p += side * step;
-        if (board_[p] == kWall) break;
-        const int unit = sign * kPow3[detail::digit_of(-side * k)];
-        const int i = p * 4 + d;
-        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
-        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
-        const std::uint8_t own_entry = own_table[own_keys[i]];
-        const std::uint8_t other_entry = other_table[other_keys[i]];
-        const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
-        if (own_entry == own_old && other_entry == other_old) continue;
-        if (log) {
-          Undo::Cell& cell = log->cells[log->num_cells++];
-          cell.index = static_cast<std::uint16_t>(i);
-          cell.entry[c] = own_old;
-          cell.entry[1 - c] = other_old;
-          cell.info[c] = own_info[p];
-          cell.info[1 - c] = other_info[p];
-        }
-        own_entries[i] = own_entry;
-        other_entries[i] = other_entry;
-        // Only what the summary is made of matters (dead <-> none changes nothing).
-        const std::uint64_t own_delta = kEntryInfo[own_entry] - kEntryInfo[own_old];
-        const std::uint64_t other_delta = kEntryInfo[other_entry] - kEntryInfo[other_old];
-        own_info[p] += own_delta;
-        other_info[p] += other_delta;
-        const int changed = (own_delta ? 1 << c : 0) | (other_delta ? 1 << (1 - c) : 0);
-        if (changed && board_[p] == kEmpty) {
-          touched[num_touched] = static_cast<std::uint16_t>(p);
-          colours[num_touched++] = static_cast<std::uint8_t>(changed);
-        }
-      }
+  for_each_window_point(board_, sq, [&](int p, int d, int weight) {
+    const int unit = sign * weight;
+    const int i = p * 4 + d;
+    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
+    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
+    const std::uint8_t own_entry = own_table[own_keys[i]];
+    const std::uint8_t other_entry = other_table[other_keys[i]];
+    const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
+    if (own_entry == own_old && other_entry == other_old) return;
+    if (log) {
+      Undo::Cell& cell = log->cells[log->num_cells++];
+      cell.index = static_cast<std::uint16_t>(i);
+      cell.entry[c] = own_old;
+      cell.entry[1 - c] = other_old;
+      cell.info[c] = own_info[p];
+      cell.info[1 - c] = other_info[p];
     }
-  }
+    own_entries[i] = own_entry;
+    other_entries[i] = other_entry;
+    // Only what the summary is made of matters (dead <-> none changes nothing).
+    const std::uint64_t own_delta = kEntryInfo[own_entry] - kEntryInfo[own_old];
+    const std::uint64_t other_delta = kEntryInfo[other_entry] - kEntryInfo[other_old];
+    own_info[p] += own_delta;
+    other_info[p] += other_delta;
+    const int changed = (own_delta ? 1 << c : 0) | (other_delta ? 1 << (1 - c) : 0);
+    if (changed && board_[p] == kEmpty) {
+      touched[num_touched] = static_cast<std::uint16_t>(p);
+      colours[num_touched++] = static_cast<std::uint8_t>(changed);
+    }
+  });
   for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
 }
 
 void Position::update_keys(int sq, Color c, int sign) {
   std::uint16_t* const own_keys = &key_[c][0][0];
   std::uint16_t* const other_keys = &key_[1 - c][0][0];
-  for (int d = 0; d < 4; ++d) {
-    const int step = kDirections[d];
-    for (int side = -1; side <= 1; side += 2) {
-      int p = sq;
-      for (int k = 1; k <= detail::kHalfWindow; ++k) {
-        p += side * step;
-        if (board_[p] == kWall) break;
-        const int unit = sign * kPow3[detail::digit_of(-side * k)];
-        const int i = p * 4 + d;
-        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
-        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
-      }
-    }
-  }
+  for_each_window_point(board_, sq, [&](int p, int d, int weight) {
+    const int i = p * 4 + d;
+    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
+    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * sign * weight);
+  });
 }
 
 void Position::unmake_logged(int sq, const Undo& u) {
