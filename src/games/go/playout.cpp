@@ -1,0 +1,208 @@
+// The Go playout policy and PUCT priors (see search_traits.hpp for the rules).
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+
+#include "games/go/search_traits.hpp"
+
+namespace kibitz::go {
+
+namespace {
+
+// The 3x3 around a point, the point itself excluded.
+constexpr std::array<int, 8> kAround = {-kStride - 1, -kStride, -kStride + 1, -1, 1,
+                                        kStride - 1,  kStride,  kStride + 1};
+
+// Some liberty of the chain through sq (a chain in atari has exactly one).
+int chain_liberty(const Position& p, int sq) {
+  int s = sq;
+  do {
+    for (const int nb : neighbours(s))
+      if (p.at(nb) == kEmpty) return nb;
+    s = p.next_in_chain(s);
+  } while (s != sq);
+  return kNoPoint;
+}
+
+// The two liberties of a chain with two liberties.
+std::array<int, 2> two_liberties(const Position& p, int sq) {
+  std::array<int, 2> libs{kNoPoint, kNoPoint};
+  int n = 0;
+  int s = sq;
+  do {
+    for (const int nb : neighbours(s))
+      if (p.at(nb) == kEmpty && nb != libs[0]) {
+        libs[n++] = nb;
+        if (n == 2) return libs;
+      }
+    s = p.next_in_chain(s);
+  } while (s != sq);
+  return libs;
+}
+
+// A few candidate points, without repeats; one is drawn at random among the acceptable ones.
+struct Candidates {
+  std::array<int, 40> sq{};
+  int n = 0;
+  void add(int s) {
+    if (s == kNoPoint || n == static_cast<int>(sq.size())) return;
+    for (int i = 0; i < n; ++i)
+      if (sq[i] == s) return;
+    sq[n++] = s;
+  }
+  int pick(const Position& p, Rng& rng) {
+    while (n > 0) {
+      const int i = static_cast<int>(rng.below(static_cast<std::uint64_t>(n)));
+      const int s = sq[i];
+      if (playout_acceptable(p, s)) return s;
+      sq[i] = sq[--n];
+    }
+    return kNoPoint;
+  }
+};
+
+// Distinct chain heads of colour c orthogonally next to sq, and their total stones.
+struct Adjacent {
+  std::array<int, 4> heads{};
+  int n = 0;
+  int stones = 0;
+};
+Adjacent adjacent_chains(const Position& p, int sq, Color c, int only_libs = 0) {
+  Adjacent a;
+  for (const int nb : neighbours(sq)) {
+    if (p.at(nb) != c) continue;
+    if (only_libs > 0 && p.liberties(nb) != only_libs) continue;
+    const int h = p.chain_head(nb);
+    bool dup = false;
+    for (int i = 0; i < a.n; ++i) dup |= a.heads[i] == h;
+    if (dup) continue;
+    a.heads[a.n++] = h;
+    a.stones += p.chain_size(nb);
+  }
+  return a;
+}
+
+int empty_neighbours(const Position& p, int sq) {
+  int n = 0;
+  for (const int nb : neighbours(sq)) n += p.at(nb) == kEmpty;
+  return n;
+}
+
+Move at_point(int sq) { return Move{static_cast<std::uint16_t>(sq)}; }
+
+}  // namespace
+
+bool playout_acceptable(const Position& p, int sq) {
+  if (p.at(sq) != kEmpty) return false;
+  const Color me = p.to_move();
+  if (p.is_eye(sq, me)) return false;
+  if (!p.is_legal(at_point(sq))) return false;
+  // Two empty neighbours guarantee two liberties: the common case needs no chain walk.
+  if (empty_neighbours(p, sq) >= 2 || p.liberties_after(sq, 2) >= 2) return true;
+  return 1 + adjacent_chains(p, sq, me).stones <= kMaxPlayoutSelfAtari;
+}
+
+Move playout_move(const Position& p, Rng& rng) {
+  const Color me = p.to_move();
+  const Color opp = opponent(me);
+  const Move last = p.last_move();
+  if (last.is_point()) {
+    const int l = last.sq;
+    Candidates c;
+    // 1. Our chains the last move put in atari: capture a neighbour in atari, or extend.
+    const Adjacent own = adjacent_chains(p, l, me, 1);
+    for (int i = 0; i < own.n; ++i) {
+      const int h = own.heads[i];
+      int s = h;
+      do {
+        for (const int nb : neighbours(s))
+          if (p.at(nb) == opp && p.liberties(nb) == 1) c.add(chain_liberty(p, nb));
+        s = p.next_in_chain(s);
+      } while (s != h);
+      const int lib = chain_liberty(p, h);
+      if (lib != kNoPoint && p.liberties_after(lib, 2) >= 2) c.add(lib);
+    }
+    if (const int sq = c.pick(p, rng)) return at_point(sq);
+
+    // 2. Capture an opponent chain in atari around the last move.
+    if (rng.below(10) < 9) {
+      if (p.at(l) == opp && p.liberties(l) == 1) c.add(chain_liberty(p, l));
+      for (const int d : kAround)
+        if (p.at(l + d) == opp && p.liberties(l + d) == 1) c.add(chain_liberty(p, l + d));
+      if (const int sq = c.pick(p, rng)) return at_point(sq);
+    }
+
+    // 3. Local shape in the 3x3 around the last move (our stone must keep two liberties).
+    if (rng.below(10) < 8) {
+      if (p.at(l) == opp && p.liberties(l) == 2)
+        for (const int lib : two_liberties(p, l))
+          if (lib != kNoPoint && p.liberties_after(lib, 2) >= 2) c.add(lib);
+      for (const int d : kAround) {
+        const int q = l + d;
+        if (p.at(q) != kEmpty) continue;
+        const int theirs = adjacent_chains(p, q, opp).n;
+        const int ours = adjacent_chains(p, q, me).n;
+        const bool touches_last = d == -kStride || d == -1 || d == 1 || d == kStride;
+        const bool shape = theirs >= 2 || ours >= 2 || (touches_last && ours >= 1);
+        if (shape && p.liberties_after(q, 2) >= 2) c.add(q);
+      }
+      if (const int sq = c.pick(p, rng)) return at_point(sq);
+    }
+  }
+
+  // 4. A random acceptable point: scan the empty points from a random start.
+  const auto empties = p.empty_points();
+  const std::size_t n = empties.size();
+  if (n == 0) return Move::pass();
+  const std::size_t start = rng.below(n);
+  for (std::size_t i = start; i < n; ++i)
+    if (playout_acceptable(p, empties[i])) return at_point(empties[i]);
+  for (std::size_t i = 0; i < start; ++i)
+    if (playout_acceptable(p, empties[i])) return at_point(empties[i]);
+  return Move::pass();
+}
+
+void move_priors(const Position& p, std::span<const Move> moves, std::span<float> out) {
+  const int n = p.size();
+  const Color me = p.to_move();
+  const Color opp = opponent(me);
+  const Move last = p.last_move();
+  const bool open = p.stones_on_board() * 4 < n * n;  // the opening: edges are slow
+  float sum = 0.0f;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move m = moves[i];
+    if (!m.is_point()) {
+      out[i] = 0.05f;  // pass: last resort, found by the search when nothing else is left
+      sum += out[i];
+      continue;
+    }
+    const int sq = m.sq;
+    float w = 1.0f;
+    if (p.is_eye(sq, me)) w *= 0.02f;
+    const int captured = adjacent_chains(p, sq, opp, 1).stones;
+    const int in_atari = adjacent_chains(p, sq, me, 1).stones;
+    const bool crowded = empty_neighbours(p, sq) < 2;
+    const int libs_after = crowded || in_atari > 0 ? p.liberties_after(sq, 3) : 3;
+    if (captured > 0) w *= 3.0f + static_cast<float>(std::min(captured, 12));
+    if (in_atari > 0 && libs_after >= 2)
+      w *= (3.0f + static_cast<float>(std::min(in_atari, 12))) * (libs_after >= 3 ? 1.5f : 1.0f);
+    if (captured == 0 && libs_after <= 1)
+      w *= (1 + adjacent_chains(p, sq, me).stones >= 2) ? 0.05f : 0.3f;      // self-atari
+    if (adjacent_chains(p, sq, opp, 2).n > 0 && libs_after >= 2) w *= 1.5f;  // gives atari
+    if (last.is_point()) {
+      const int d =
+          std::max(std::abs(x_of(sq) - x_of(last.sq)), std::abs(y_of(sq) - y_of(last.sq)));
+      w *= d <= 1 ? 2.5f : d <= 2 ? 1.6f : 1.0f;
+    }
+    const int line = std::min({x_of(sq), y_of(sq), n - 1 - x_of(sq), n - 1 - y_of(sq)});
+    if (n >= 9 && (line == 2 || line == 3)) w *= 1.5f;
+    if (open && line == 0) w *= n >= 9 ? 0.15f : 0.5f;
+    if (open && line == 1 && n >= 9) w *= 0.5f;
+    out[i] = w;
+    sum += w;
+  }
+  if (sum > 0.0f)
+    for (std::size_t i = 0; i < moves.size(); ++i) out[i] /= sum;
+}
+
+}  // namespace kibitz::go
