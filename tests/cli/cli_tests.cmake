@@ -84,3 +84,8 @@ kibitz_cli_test(match_uci_fast_opponent ARGS match
   --engine "name=uci cmd=$<TARGET_FILE:kibitz> uci option.Hash=1" --engine bot=random
   --tc 1+0.02 --games 4 --max-moves 40 --no-progress
   MATCH "\nuci +[0-9]+ +[0-9]+ +[0-9]+ +0 +0 +0\n")
+# kibitz gtp: help, and a piped session.
+kibitz_cli_test(gtp_help ARGS gtp --help MATCH "--visits.*--komi")
+add_test(NAME cli.gtp_pipe
+  COMMAND sh -c "printf 'protocol_version\\nquit\\n' | \"$0\" gtp" $<TARGET_FILE:kibitz>)
+set_tests_properties(cli.gtp_pipe PROPERTIES LABELS "cli;unit" PASS_REGULAR_EXPRESSION "^= 2\n\n= \n\n$")

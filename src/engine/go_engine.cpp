@@ -1,0 +1,217 @@
+#include "engine/go_engine.hpp"
+
+#include <algorithm>
+
+#include "search/mcts/mcts_impl.hpp"
+
+namespace kibitz::search {
+template class Mcts<go::Position>;
+}  // namespace kibitz::search
+
+namespace kibitz::engine {
+
+using go::Move;
+using go::Position;
+
+namespace {
+
+search::MctsOptions mcts_options(const GoEngineOptions& o) {
+  search::MctsOptions m;
+  m.threads = std::max(1, o.threads);
+  m.seed = o.seed;
+  m.max_nodes = o.max_nodes;
+  return m;
+}
+
+// Same stones, side to move, ko, pass state and move count: the tree's statistics still hold.
+bool same_position(const Position& a, const Position& b) {
+  return a.size() == b.size() && a.komi() == b.komi() && a.hash() == b.hash() &&
+         a.moves_played() == b.moves_played() && a.stone_hash() == b.stone_hash();
+}
+
+}  // namespace
+
+GoEngine::GoEngine(const GoEngineOptions& options)
+    : options_(options), mcts_(mcts_options(options)) {}
+
+GoEngine::~GoEngine() = default;
+
+void GoEngine::new_game(const go::Rules& rules) {
+  mcts_.set_position(Position(rules));
+  has_tree_ = true;
+}
+
+void GoEngine::set_position(const Position& pos) {
+  if (has_tree_) {
+    const Position& root = mcts_.root_state();
+    if (same_position(root, pos)) return;
+    const Move last = pos.last_move();
+    if (pos.moves_played() == root.moves_played() + 1 && root.is_legal(last)) {
+      Position next = root;
+      next.apply(last);
+      if (same_position(next, pos)) {
+        mcts_.advance(last);
+        return;
+      }
+    }
+  }
+  mcts_.set_position(pos);
+  has_tree_ = true;
+}
+
+void GoEngine::play(Move m) {
+  if (has_tree_ && mcts_.root_state().is_legal(m)) mcts_.advance(m);
+}
+
+std::int64_t GoEngine::clock_budget_ms(const Position& pos) const {
+  const int me = pos.to_move() == go::kWhite ? 1 : 0;
+  const GoClock& c = clock_;
+  if (!c.set && !c.left_known[me]) return kDefaultMoveMs;
+  // GTP: byo-yomi time with no stones means no time limit.
+  if (c.set && c.byo_stones == 0 && c.byo_ms > 0) return kDefaultMoveMs;
+  std::int64_t left = c.left_known[me] ? c.left_ms[me] : c.main_ms;
+  int stones = c.left_known[me] ? c.left_stones[me] : 0;
+  if (!c.left_known[me] && c.main_ms == 0 && c.byo_stones > 0) {  // byo-yomi from the start
+    left = c.byo_ms;
+    stones = c.byo_stones;
+  }
+  std::int64_t per_move = 0;
+  if (stones > 0) {
+    per_move = left / stones;
+  } else {
+    const int empty = static_cast<int>(pos.empty_points().size());
+    per_move = left / std::max(20, empty / 3);
+    if (c.byo_stones > 0) per_move += c.byo_ms / c.byo_stones;
+  }
+  return std::max<std::int64_t>(10, per_move - kSafetyMs);
+}
+
+void GoEngine::stop() {
+  stop_requested_.store(true);
+  if (TimeBudget* b = budget_.load()) b->request_stop();
+  mcts_.stop();
+}
+
+GoEngine::Result GoEngine::run_search(TimeBudget& budget, const InfoCallback* info) {
+  budget_.store(&budget);
+  // A stop() that came before the budget was published must still end this search.
+  if (stop_requested_.load()) budget.request_stop();
+  Result r = mcts_.search(budget, info);
+  budget_.store(nullptr);
+  return r;
+}
+
+GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool pass_shortcut,
+                             const InfoCallback* info, std::int64_t info_interval_ms) {
+  stop_requested_.store(false);
+  GoDecision d;
+  if (pos.is_terminal()) {
+    d.move = Move::pass();
+    d.reason = "no-moves";
+    return d;
+  }
+  const go::Color me = pos.to_move();
+  const double my_score = me == go::kBlack ? pos.score() : -pos.score();
+  // The opponent passed and the board already wins (or ties) for us: passing ends it.
+  if (pass_shortcut && pos.passes() == 1 && my_score >= 0) {
+    d.move = Move::pass();
+    d.reason = "pass-shortcut";
+    return d;
+  }
+
+  set_position(pos);
+  search::MctsOptions o = mcts_.options();
+  o.max_playouts = 0;
+  o.max_visits = limits.visits;
+  o.info_interval_ms = info ? info_interval_ms : 0;
+  mcts_.set_options(o);
+  TimeBudget budget;
+  if (limits.movetime_ms > 0) {
+    budget.start(limits.movetime_ms, limits.movetime_ms);
+  } else if (limits.visits == 0) {
+    const std::int64_t ms = clock_budget_ms(pos);
+    budget.start(ms, ms);
+  }
+  d.result = run_search(budget, info);
+  const Result& r = d.result;
+  if (r.moves.empty()) {
+    d.move = Move::pass();
+    d.reason = "no-moves";
+    return d;
+  }
+  d.move = r.best;
+  if (options_.resign && r.root_visits >= options_.resign_min_visits &&
+      r.value < options_.resign_value) {
+    d.move = Move::resign();
+    d.reason = "resign";
+    return d;
+  }
+  if (!d.move.is_pass()) return d;
+  // The search prefers to pass. Plain genmove accepts it unless it ends the game lost;
+  // cleanup keeps playing any sensible point (captures of dead stones, dame).
+  const bool pass_loses = pos.passes() == 1 && my_score < 0;
+  if (pass_shortcut && !pass_loses) return d;
+  for (const auto& ms : r.moves) {
+    if (!ms.move.is_point()) continue;
+    if (pass_shortcut || go::playout_acceptable(pos, ms.move.sq)) {
+      d.move = ms.move;
+      break;
+    }
+  }
+  return d;
+}
+
+GoEngine::Result GoEngine::analyze(const Position& pos, const InfoCallback& info,
+                                   std::int64_t interval_ms, std::uint64_t min_playouts) {
+  set_position(pos);
+  if (pos.is_terminal()) return mcts_.result();
+  search::MctsOptions o = mcts_.options();
+  o.max_visits = 0;
+  o.max_playouts = min_playouts;
+  o.info_interval_ms = 0;
+  mcts_.set_options(o);
+  TimeBudget first;
+  Result r = mcts_.search(first);  // short and unstoppable: some statistics to show
+  if (!stop_requested_.load()) {
+    o.max_playouts = 0;
+    o.info_interval_ms = std::max<std::int64_t>(0, interval_ms);
+    mcts_.set_options(o);
+    TimeBudget budget;
+    r = run_search(budget, interval_ms > 0 ? &info : nullptr);
+  }
+  info(r);
+  return r;
+}
+
+std::vector<Move> GoEngine::pv_through(Move m) const {
+  using Node = search::Mcts<Position>::Node;
+  // Raw indexing: a node expanded after nodes() was read has children past the span's end
+  // (the arena itself is allocated once, so they are there).
+  const Node* nodes = mcts_.nodes().data();
+  const bool any = !mcts_.nodes().empty();
+  const auto expanded = [](const Node& n) {
+    return std::atomic_ref<std::uint8_t>(const_cast<std::uint8_t&>(n.state))
+               .load(std::memory_order_acquire) == search::Mcts<Position>::kExpanded;
+  };
+  const auto visits = [](const Node& n) {
+    return std::atomic_ref<std::uint32_t>(const_cast<std::uint32_t&>(n.visits))
+        .load(std::memory_order_relaxed);
+  };
+  std::vector<Move> pv{m};
+  if (!any || !expanded(nodes[0])) return pv;
+  const Node* n = nullptr;
+  for (std::uint32_t c = nodes[0].first_child; c < nodes[0].first_child + nodes[0].num_children;
+       ++c)
+    if (nodes[c].move == m) n = &nodes[c];
+  while (n && expanded(*n) && n->num_children > 0 && pv.size() < 64) {
+    const Node* best = nullptr;
+    for (std::uint32_t c = n->first_child; c < n->first_child + n->num_children; ++c)
+      if (!best || visits(nodes[c]) > visits(*best)) best = &nodes[c];
+    if (visits(*best) == 0) break;
+    pv.push_back(best->move);
+    n = best;
+  }
+  return pv;
+}
+
+}  // namespace kibitz::engine

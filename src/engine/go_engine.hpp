@@ -1,0 +1,112 @@
+#pragma once
+// The Go engine: the generic MCTS with the Go hooks (search_traits.hpp) behind one persistent
+// object that keeps its tree between moves, turns a GTP clock into a budget per move, and
+// decides when to resign and when to pass. Protocol adapters (protocol/gtp) only translate text.
+//
+// Passing: the search itself may choose pass. On top of it, with the pass shortcut on (plain
+// genmove), the engine passes at once when the opponent has just passed and the board as it
+// stands wins or ties for the mover by Tromp-Taylor area (passing then ends the game without
+// losing it). A pass the search prefers is replaced by its best other move when that pass would
+// end the game lost. Without the shortcut (kgs-genmove_cleanup) the engine passes only when no
+// root move is left that is legal, not the filling of its own eye and not a big self-atari:
+// it keeps playing while capturing or filling dame can still change the area count.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/time_budget.hpp"
+#include "games/go/board.hpp"
+#include "games/go/search_traits.hpp"
+#include "search/mcts/mcts.hpp"
+
+namespace kibitz::engine {
+
+struct GoEngineOptions {
+  int threads = 1;
+  std::uint64_t seed = 0x4D435453ull;
+  std::size_t max_nodes = std::size_t{1} << 21;  // arena nodes (48 bytes each)
+  bool resign = true;
+  double resign_value = 0.1;              // resign when the best move's value is below this
+  std::uint64_t resign_min_visits = 500;  // ... after at least this many root visits
+};
+
+// Limits of one genmove: visits and/or a fixed time. Both 0: the clock decides (see
+// GoEngine::clock_budget_ms); with no clock either, kDefaultMoveMs.
+struct GoLimits {
+  std::uint64_t visits = 0;
+  std::int64_t movetime_ms = 0;
+};
+
+// GTP time_settings / time_left, in milliseconds. byo_stones 0 with byo_ms > 0: no limit.
+struct GoClock {
+  std::int64_t main_ms = 0;
+  std::int64_t byo_ms = 0;
+  int byo_stones = 0;
+  bool set = false;  // time_settings was given
+  // time_left per colour: the time left and the stones to play in it (0: main time).
+  std::array<std::int64_t, 2> left_ms{0, 0};
+  std::array<int, 2> left_stones{0, 0};
+  std::array<bool, 2> left_known{false, false};
+};
+
+struct GoDecision {
+  go::Move move = go::Move::none();  // a point, pass or resign
+  const char* reason = "search";     // "search", "pass-shortcut", "resign", "no-moves"
+  search::MctsResult<go::Move> result;
+};
+
+class GoEngine {
+ public:
+  using Result = search::MctsResult<go::Move>;
+  using InfoCallback = std::function<void(const Result&)>;
+  static constexpr std::int64_t kDefaultMoveMs = 1000;  // no limits and no clock
+  static constexpr std::int64_t kSafetyMs = 100;        // kept back from every clock budget
+
+  explicit GoEngine(const GoEngineOptions& options = {});
+  ~GoEngine();
+
+  const GoEngineOptions& options() const { return options_; }
+  void new_game(const go::Rules& rules);
+  // The tree follows the game: an identical position keeps it, a position one move on from
+  // the tree's root advances it (keeping that subtree), anything else restarts it.
+  void set_position(const go::Position& pos);
+  void play(go::Move m);  // advance the tree by a move played at its root
+
+  void set_clock(const GoClock& clock) { clock_ = clock; }
+  const GoClock& clock() const { return clock_; }
+  // The budget for the side to move of `pos` from the clock: in byo-yomi, the period's time
+  // per stone; in main time, main time left / max(20, empty points / 3) plus the byo-yomi
+  // time per stone; minus kSafetyMs (at least 10 ms). kDefaultMoveMs without time settings.
+  std::int64_t clock_budget_ms(const go::Position& pos) const;
+
+  // Chooses a move for the side to move of `pos` (a copy is searched). Synchronous; stop()
+  // from another thread ends it early with the best answer so far.
+  GoDecision genmove(const go::Position& pos, const GoLimits& limits, bool pass_shortcut = true,
+                     const InfoCallback* info = nullptr, std::int64_t info_interval_ms = 0);
+  // Searches `pos` with no limit until stop(), calling `info` every interval (and once at
+  // the end); a short first search of `min_playouts` is not stopped, so the result always
+  // has some statistics. Returns the final statistics. The stop flag is not cleared here (a
+  // stop() may come before the analysis thread gets to run): call clear_stop() first.
+  Result analyze(const go::Position& pos, const InfoCallback& info, std::int64_t interval_ms,
+                 std::uint64_t min_playouts = 64);
+  void stop();
+  void clear_stop() { stop_requested_.store(false); }
+
+  // The principal variation through the root child `m`: m, then the most visited children.
+  // Safe to call from an info callback (reads the tree as result() does).
+  std::vector<go::Move> pv_through(go::Move m) const;
+
+ private:
+  Result run_search(TimeBudget& budget, const InfoCallback* info);
+
+  GoEngineOptions options_;
+  search::Mcts<go::Position> mcts_;
+  bool has_tree_ = false;
+  GoClock clock_;
+  std::atomic<TimeBudget*> budget_{nullptr};
+  std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace kibitz::engine

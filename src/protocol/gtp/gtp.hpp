@@ -1,0 +1,88 @@
+#pragma once
+// GTP v2 (the Go Text Protocol) over the Go engine: a text adapter only. Responses are
+// "=[id] result\n\n" or "?[id] message\n\n"; input lines are cleaned as the spec says (control
+// characters but HT and LF dropped, HT read as a space, '#' comments cut, empty lines
+// skipped). Bad input gets a "?" answer and the session goes on.
+//
+// Threads: commands are read on the calling thread. genmove searches on that thread and is
+// answered before the next command is read (GTP is strictly sequential, and a piped script
+// sends its next commands before the answer: stopping on them would give unsearched moves);
+// stop() from another thread ends it early. lz-analyze searches on a thread of its own and
+// any next line (or the end of input) stops it: its response is "=[id]", then a line of
+// Leela Zero "info move ..." records every interval, then the empty line that ends it.
+//
+// Scoring is Tromp-Taylor area without dead-stone removal: final_status_list reports every
+// stone alive (and none dead or in seki), which is what that score counts.
+#include <iosfwd>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "engine/go_engine.hpp"
+#include "games/go/board.hpp"
+
+namespace kibitz::gtp {
+
+struct SessionOptions {
+  engine::GoEngineOptions engine;
+  std::uint64_t visits = 0;      // per genmove (0: none)
+  std::int64_t movetime_ms = 0;  // per genmove (0: none); both 0: the GTP clock, else 1 s
+  int size = 19;
+  double komi = 7.5;
+  bool allow_files = true;  // loadsgf (off for the fuzzer, which must not open files)
+};
+
+// The GTP preprocessing of one input line (section 3.1 of the spec).
+std::string clean_line(std::string_view raw);
+
+class Session {
+ public:
+  Session(std::istream& in, std::ostream& out, SessionOptions options = {});
+  ~Session();
+  // Runs until quit or the end of input; returns the process exit status (0).
+  int run();
+  // One input line (exposed for tests); false after quit. Stops a running lz-analyze first.
+  bool handle(std::string_view line);
+  // From any thread: ends a running genmove early with its best move so far, or the search
+  // of a running analysis (whose response the next command then ends).
+  void stop();
+  // Ends a running lz-analyze and its response (what the next command does).
+  void stop_analysis();
+
+  static const std::vector<std::string_view>& commands();
+
+ private:
+  struct Reply {
+    bool ok = true;
+    std::string text;
+  };
+  void send(std::string_view text);
+  Reply dispatch(const std::string& cmd, const std::vector<std::string_view>& args,
+                 const std::string& id, bool& quit);
+  void reset_board();
+  void rebuild();  // position_ from base_ and history_
+  Reply play(go::Color c, go::Move m);
+  Reply genmove(go::Color c, bool cleanup);
+  Reply handicap(int stones, bool free_placement);
+  Reply set_free_handicap(const std::vector<std::string_view>& args);
+  Reply loadsgf(const std::vector<std::string_view>& args);
+  Reply analyze(const std::vector<std::string_view>& args, const std::string& id);
+  std::string info_line(const engine::GoEngine::Result& r, int size) const;
+
+  std::istream& in_;
+  std::ostream& out_;
+  std::mutex out_mutex_;
+  SessionOptions options_;
+  engine::GoEngine engine_;
+  go::Rules rules_;
+  go::Position base_;  // after clear_board, handicap or loadsgf: undo goes no further back
+  go::Position position_;
+  std::vector<std::pair<go::Color, go::Move>> history_;  // moves since base_
+  engine::GoClock clock_;
+  std::thread analyzer_;
+};
+
+}  // namespace kibitz::gtp
