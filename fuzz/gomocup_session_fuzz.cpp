@@ -4,15 +4,11 @@
 #include <sstream>
 #include <string>
 
-#include "core/log.hpp"
+#include "fuzz_support.hpp"
 #include "protocol/gomocup/gomocup.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const bool quiet = [] {
-    kibitz::init_logging(spdlog::level::off);
-    return true;
-  }();
-  (void)quiet;
+  kibitz::fuzz::silence_logs();
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   std::ostringstream out;
   kibitz::gomocup::SessionOptions o;

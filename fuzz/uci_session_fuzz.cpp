@@ -6,15 +6,11 @@
 #include <string>
 #include <string_view>
 
-#include "core/log.hpp"
+#include "fuzz_support.hpp"
 #include "protocol/uci/uci.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const bool quiet = [] {
-    kibitz::init_logging(spdlog::level::off);
-    return true;
-  }();
-  (void)quiet;
+  kibitz::fuzz::silence_logs();
   std::string script;
   std::istringstream lines(std::string(reinterpret_cast<const char*>(data), size));
   for (std::string line; std::getline(lines, line);) {
