@@ -13,6 +13,9 @@ import random
 import subprocess
 import sys
 
+from suite_tools import SKIPPED, tools_dir
+
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -22,11 +25,10 @@ def main():
     ap.add_argument("--max-plies", type=int, default=250)
     args = ap.parse_args()
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    tools = os.environ.get("KIBITZ_TOOLS") or os.path.join(here, "..", "..", "..", "shared", "tools")
+    tools = tools_dir()
     if not os.path.isfile(os.path.join(tools, "chess", "chesslite.py")):
         print(f"skipped: chesslite.py not found under KIBITZ_TOOLS={tools}")
-        return 77
+        return SKIPPED
     sys.path.insert(0, os.path.join(tools, "chess"))
     import chesslite  # noqa: E402
 

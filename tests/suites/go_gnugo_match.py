@@ -14,7 +14,10 @@ import os
 import shutil
 import subprocess
 import sys
+
 import tempfile
+
+from suite_tools import SKIPPED, tools_dir
 
 
 def main():
@@ -24,16 +27,15 @@ def main():
     ap.add_argument("--visits", type=int, default=200)
     args = ap.parse_args()
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    tools = os.environ.get("KIBITZ_TOOLS") or os.path.join(here, "..", "..", "..", "shared", "tools")
+    tools = tools_dir()
     referee = os.path.join(tools, "go", "gtp_match.py")
     if not os.path.isfile(referee):
         print(f"skipped: gtp_match.py not found under KIBITZ_TOOLS={tools}")
-        return 77
+        return SKIPPED
     gnugo = shutil.which("gnugo") or ("/usr/games/gnugo" if os.path.exists("/usr/games/gnugo") else None)
     if not gnugo:
         print("skipped: gnugo is not installed (scripts/install-deps installs it)")
-        return 77
+        return SKIPPED
 
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, referee,

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from suite_tools import SKIPPED, tools_dir
+
 
 def games_of(text):
     """(tags dict, SAN list, result) per game; the PGN comes from kibitz's own writer."""
@@ -53,11 +55,10 @@ def insufficient(fen):
 
 def main():
     kibitz = sys.argv[1]
-    here = os.path.dirname(os.path.abspath(__file__))
-    tools = os.environ.get("KIBITZ_TOOLS") or os.path.join(here, "..", "..", "..", "shared", "tools")
+    tools = tools_dir()
     if not os.path.isfile(os.path.join(tools, "chess", "chesslite.py")):
         print(f"skipped: chesslite.py not found under KIBITZ_TOOLS={tools}")
-        return 77
+        return SKIPPED
     sys.path.insert(0, os.path.join(tools, "chess"))
     import chesslite  # noqa: E402
 
