@@ -1,6 +1,7 @@
-// kibitz bench: fixed positions of a game (chess or gomoku) to a fixed depth; the node total is
-// a signature that changes only when the search does (checked in the tests), and nodes/second
-// a speed figure.
+// kibitz bench: fixed positions of a game (chess or gomoku) to a fixed depth, or (Go) for a
+// fixed number of MCTS playouts; the node total (Go: tree nodes) is a signature that changes
+// only when the search does (checked in the tests), and nodes (playouts) per second a speed
+// figure.
 #include <fmt/format.h>
 
 #include <memory>
@@ -10,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
 #include "engine/chess_engine.hpp"
+#include "engine/go_engine.hpp"
 #include "engine/gomoku_engine.hpp"
 
 namespace kibitz::cli {
@@ -19,6 +21,7 @@ namespace {
 // Depths of the default signatures (about the same few seconds for each game).
 constexpr int kChessBenchDepth = 11;
 constexpr int kGomokuBenchDepth = 8;
+constexpr std::uint64_t kGoBenchPlayouts = 10000;
 
 struct BenchArgs {
   engine::BenchOptions options;
@@ -28,6 +31,28 @@ struct BenchArgs {
   bool plain = false;
   bool verbose = false;
 };
+
+int run_go(BenchArgs& a) {
+  if (a.pipeline || a.plain || !a.disable.empty())
+    return report_error("--pipeline, --plain and --disable are for the alpha-beta games", 2);
+  if (a.options.playouts == 0) a.options.playouts = kGoBenchPlayouts;
+  Progress progress("bench", engine::go_bench_positions().size());
+  std::size_t done = 0;
+  const auto report = engine::run_go_bench(a.options, [&](const engine::BenchPosition& p) {
+    if (a.verbose)
+      fmt::print("{:>2} {:<18} playouts {:>8} time {:>6} ms  {:>7} playouts/s  best {:<4} pv {}\n",
+                 done + 1, p.position, p.nodes, p.time_ms,
+                 p.time_ms > 0 ? p.nodes * 1000 / static_cast<std::uint64_t>(p.time_ms) : 0, p.best,
+                 p.depth);
+    progress.update(++done);
+  });
+  progress.finish();
+  fmt::print("Total time (ms) : {}\n", report.time_ms);
+  fmt::print("Playouts        : {}\n", report.nodes);
+  fmt::print("Playouts/second : {}\n", report.nps());
+  fmt::print("Tree nodes      : {}\n", report.signature);
+  return 0;
+}
 
 int run_bench(BenchArgs& a) {
   if (a.plain) a.options.search = search::SearchOptions::plain();
@@ -39,6 +64,7 @@ int run_bench(BenchArgs& a) {
                           2);
     }
   const bool gomoku = a.game == "gomoku";
+  if (a.game == "go") return run_go(a);
   if (a.pipeline && (!gomoku || a.options.movetime_ms <= 0))
     return report_error("--pipeline needs --game gomoku and --movetime", 2);
   if (a.options.depth == 0) a.options.depth = gomoku ? kGomokuBenchDepth : kChessBenchDepth;
@@ -88,13 +114,18 @@ Runner add_bench(CLI::App& root) {
   auto* cmd = root.add_subcommand(
       "bench", "Search fixed positions; print the node-count signature and speed");
   a->options.depth = 0;
-  cmd->add_option("--game,-g", a->game, "chess, or gomoku (freestyle 15x15 middle games)")
+  cmd->add_option("--game,-g", a->game,
+                  "chess, gomoku (freestyle 15x15 middle games) or go (MCTS: 9x9 and 19x19, "
+                  "empty and middle game)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"chess", "gomoku"}));
+      ->check(CLI::IsMember({"chess", "gomoku", "go"}));
   cmd->add_option("--depth,-d", a->options.depth,
                   fmt::format("iterations per position (default {} chess, {} gomoku)",
                               kChessBenchDepth, kGomokuBenchDepth))
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--playouts", a->options.playouts,
+                  fmt::format("go: MCTS playouts per position (default {})", kGoBenchPlayouts))
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
   cmd->add_option("--movetime", a->options.movetime_ms,
                   "search each position this many ms instead of to --depth");
   cmd->add_option("--hash", a->options.hash_mb, "transposition table size in MB")
@@ -121,7 +152,8 @@ Runner add_bench(CLI::App& root) {
       "  kibitz bench --depth 9 --disable null_move,lmr --verbose\n"
       "  kibitz bench --movetime 1000 --verbose\n"
       "  kibitz bench --game gomoku\n"
-      "  kibitz bench --game gomoku --movetime 450 --verbose");
+      "  kibitz bench --game gomoku --movetime 450 --verbose\n"
+      "  kibitz bench --game go --verbose");
   return [a] { return run_bench(*a); };
 }
 

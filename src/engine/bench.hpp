@@ -16,6 +16,7 @@ struct BenchOptions {
   std::int64_t movetime_ms = 0;  // instead of the depth: this long per position
   std::size_t hash_mb = 16;
   int threads = 1;
+  std::uint64_t playouts = 0;  // MCTS games (Go): playouts per position
   search::SearchOptions search;
 };
 struct BenchPosition {
@@ -30,6 +31,7 @@ struct BenchReport {
   std::vector<BenchPosition> positions;
   std::uint64_t nodes = 0;
   std::int64_t time_ms = 0;
+  std::uint64_t signature = 0;  // the deterministic figure a golden test checks (Go: tree nodes)
   search::SearchStats stats;
   std::uint64_t nps() const {
     return time_ms > 0 ? nodes * 1000 / static_cast<std::uint64_t>(time_ms) : nodes * 1000;

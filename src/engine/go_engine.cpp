@@ -1,6 +1,10 @@
 #include "engine/go_engine.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "core/text.hpp"
 
 #include "search/mcts/mcts_impl.hpp"
 
@@ -212,6 +216,62 @@ std::vector<Move> GoEngine::pv_through(Move m) const {
     n = best;
   }
   return pv;
+}
+
+std::vector<GoBenchPosition> go_bench_positions() {
+  // The middle games are the first 30 (9x9) and 120 (19x19) moves of games Kibitz played
+  // against itself (3000 and 800 visits a move).
+  return {
+      {9, ""},
+      {9,
+       "e3 g7 f5 e6 c6 d5 f6 f7 d7 e7 c5 e4 g3 d3 d2 f3 e2 f4 f2 c4 g4 d8 b4 b3 c8 b5 b6 a5 e8 "
+       "d6"},
+      {19, ""},
+      {19,
+       "s17 s18 n16 c14 g18 j6 g2 m16 c8 g19 h13 k16 f3 e9 q9 p12 p7 p6 p14 p18 s15 q14 f16 o3 "
+       "m15 n17 r7 n4 k13 q7 q8 h14 q15 c9 j18 n18 f5 l11 q6 j19 c13 d13 l16 l15 h19 q12 o16 j15 "
+       "p5 o6 d5 p15 p3 h18 h17 r15 q16 o13 r14 j17 k15 k18 l14 n15 n5 m17 j14 g13 n14 o15 j16 "
+       "h16 o14 p16 p17 g1 d14 b13 c12 d3 m4 j18 m3 r16 d4 j13 h12 j12 o4 f2 b14 c15 r17 q13 b9 "
+       "b12 m9 h5 c10 l17 g14 h15 f1 d9 c3 h11 g12 f13 b11 e2 q18 g3 h2 f4 s9 d12 c11 a11 b3 "
+       "t13"},
+  };
+}
+
+BenchReport run_go_bench(const BenchOptions& options,
+                         const std::function<void(const BenchPosition&)>& progress) {
+  BenchReport report;
+  for (const GoBenchPosition& b : go_bench_positions()) {
+    go::Rules rules;
+    rules.size = b.size;
+    Position pos(rules);
+    bool ok = true;
+    for (const auto& word : split_blanks(b.moves)) {
+      const auto m = go::parse_vertex(word, b.size);
+      if (!m || !pos.is_legal(*m)) {
+        ok = false;  // the lists are fixed and valid; a test checks it
+        break;
+      }
+      pos.apply(*m);
+    }
+    if (!ok) continue;
+    search::MctsOptions o;
+    o.threads = std::max(1, options.threads);
+    o.max_playouts = options.movetime_ms > 0 ? 0 : options.playouts;
+    search::Mcts<Position> mcts(pos, o);
+    TimeBudget budget;
+    if (options.movetime_ms > 0) budget.start(options.movetime_ms, options.movetime_ms);
+    const auto r = mcts.search(budget);
+    BenchPosition bp;
+    bp.position = fmt::format("{}x{} {} moves", b.size, b.size, pos.moves_played());
+    bp.nodes = r.playouts;
+    bp.time_ms = r.time_ms;
+    bp.depth = static_cast<int>(r.pv.size());
+    bp.best = go::to_vertex(r.best, b.size);
+    report.signature += r.nodes;
+    report.add(std::move(bp), {});
+    if (progress) progress(report.positions.back());
+  }
+  return report;
 }
 
 }  // namespace kibitz::engine

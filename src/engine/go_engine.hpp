@@ -14,9 +14,11 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "core/time_budget.hpp"
+#include "engine/bench.hpp"
 #include "games/go/board.hpp"
 #include "games/go/search_traits.hpp"
 #include "search/mcts/mcts.hpp"
@@ -108,5 +110,18 @@ class GoEngine {
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
 };
+
+// `kibitz bench --game go`: an empty board and a middle game on 9x9 and on 19x19, each
+// searched from a fresh tree for options.playouts playouts (or options.movetime_ms) with
+// options.threads threads. A position's nodes are its playouts (so nps() is playouts per
+// second) and the report's signature is the sum of tree nodes created: with one thread it is
+// the same on every run and changes only when the search, priors or playouts do.
+struct GoBenchPosition {
+  int size = 9;
+  std::string_view moves;  // GTP vertices from the empty board
+};
+std::vector<GoBenchPosition> go_bench_positions();
+BenchReport run_go_bench(const BenchOptions& options,
+                         const std::function<void(const BenchPosition&)>& progress = {});
 
 }  // namespace kibitz::engine

@@ -49,6 +49,13 @@ kibitz_cli_test(gomoku_bench_signature ARGS bench --game gomoku
   MATCH "Nodes searched  : ${KIBITZ_GOMOKU_BENCH_SIGNATURE}\n")
 kibitz_cli_test(gomoku_bench_pipeline_needs_movetime ARGS bench --game gomoku --pipeline
   MATCH "^kibitz: error: --pipeline needs --game gomoku and --movetime\n$")
+set(KIBITZ_GO_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/go_bench_signature.txt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_GO_BENCH_GOLDEN})
+file(STRINGS ${KIBITZ_GO_BENCH_GOLDEN} KIBITZ_GO_BENCH_SIGNATURE REGEX "^[0-9]+$")
+kibitz_cli_test(go_bench_signature ARGS bench --game go --playouts 2000
+  MATCH "Tree nodes      : ${KIBITZ_GO_BENCH_SIGNATURE}\n")
+kibitz_cli_test(go_bench_rejects_alphabeta_options ARGS bench --game go --disable lmr
+  MATCH "^kibitz: error: --pipeline, --plain and --disable are for the alpha-beta games\n$")
 kibitz_cli_test(bench_help ARGS bench --help MATCH "--disable")
 kibitz_cli_test(bench_bad_technique ARGS bench --depth 1 --disable warp_drive
   MATCH "^kibitz: error: --disable: unknown technique 'warp_drive'[^\n]*\n$")

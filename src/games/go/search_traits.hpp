@@ -22,10 +22,8 @@ inline constexpr int kMaxPlayoutSelfAtari = 2;
 //     opponent chain in atari that touches them, or extend at their liberty when that gives
 //     at least two liberties;
 //  2. capture: an opponent chain in atari with a stone in the 3x3 around the last move;
-//  3. local shape around the last move (empty points of its 3x3): atari on the last move's
-//     chain when it has two liberties, cut (a point touching two different opponent chains),
-//     connect (touching two of our chains), and contact hane / block (a point touching both
-//     the last stone and one of ours);
+//  3. local shape around the last move: an atari on the last move's chain when it has two
+//     liberties, and MoGo's 3x3 shapes (patterns.hpp) at the empty points of its 3x3;
 //  4. a random point that is legal, not our own simple eye, and not a self-atari of more
 //     than kMaxPlayoutSelfAtari stones; pass when there is none.
 // Every candidate passes the test of rule 4, so playouts never fill their own eyes and end.
@@ -35,9 +33,11 @@ Move playout_move(const Position& p, Rng& rng);
 bool playout_acceptable(const Position& p, int sq);
 
 // PUCT priors (any non-negative weights; the search normalises them): captures and atari
-// escapes high (more for bigger chains), self-atari and own-eye filling low, moves near the
-// last move and on the 3rd / 4th lines mildly favoured, the 1st / 2nd lines low while the
-// board is still open, pass low. Normalised to sum 1.
+// escapes high (more for bigger chains), an escape into a working ladder and an atari that
+// wins a ladder read by tactics.hpp (low and high), self-atari and own-eye filling low,
+// ataris and MoGo's 3x3 shapes (patterns.hpp) favoured, moves near the last move and on the
+// 3rd / 4th lines mildly favoured, the 1st / 2nd lines low while the board is still open,
+// pass low. Normalised to sum 1.
 void move_priors(const Position& p, std::span<const Move> moves, std::span<float> out);
 
 }  // namespace kibitz::go
