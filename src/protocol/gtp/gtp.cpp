@@ -1,5 +1,7 @@
 #include "protocol/gtp/gtp.hpp"
 
+#include "core/log.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -180,12 +182,25 @@ Session::Reply Session::play(go::Color c, go::Move m) {
   return {};
 }
 
+// One stderr line per genmove, for the log windows of GTP tools and for match post-mortems.
+void Session::log_decision(go::Color c, const engine::GoDecision& d) const {
+  const auto& r = d.result;
+  std::string pv;
+  for (const go::Move m : r.pv) pv += " " + go::to_vertex(m, position_.size());
+  logger().info(
+      "genmove {} -> {} ({}): visits {} playouts {} winrate {:.1f}% uncertainty {:.2f} "
+      "{} ms pv{}",
+      c == go::kBlack ? "b" : "w", go::to_vertex(d.move, position_.size()), d.reason, r.root_visits,
+      r.playouts, 100.0 * r.value, r.uncertainty, r.time_ms, pv);
+}
+
 Session::Reply Session::genmove(go::Color c, bool cleanup) {
   go::Position pos = position_;
   if (!pos.is_terminal() && pos.to_move() != c) pos.set_to_move(c);
   const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
   engine_.set_clock(clock_);
   const auto d = engine_.genmove(pos, limits, !cleanup);
+  log_decision(c, d);
   if (d.move.is_resign()) return {true, "resign"};
   // After two passes the game is over and nothing more can be played: pass again.
   if (!position_.is_terminal()) {

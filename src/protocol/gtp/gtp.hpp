@@ -65,6 +65,7 @@ class Session {
   void reset_board();
   void rebuild();  // position_ from base_ and history_
   Reply play(go::Color c, go::Move m);
+  void log_decision(go::Color c, const engine::GoDecision& d) const;
   Reply genmove(go::Color c, bool cleanup);
   Reply handicap(int stones, bool free_placement);
   Reply set_free_handicap(const std::vector<std::string_view>& args);

@@ -39,6 +39,34 @@ TEST(Registry, BuiltinChessPlaysThroughAnyState) {
   EXPECT_NE(bad_fen.error().message.find("FEN"), std::string::npos);
 }
 
+TEST(Registry, BuiltinGoPlaysThroughAnyState) {
+  Registry registry;
+  register_builtin_games(registry);
+  const GameEntry* go = registry.find("go");
+  ASSERT_NE(go, nullptr);
+  auto state = go->new_state("9 komi 6.5");
+  ASSERT_TRUE(state) << state.error().message;
+  auto& s = **state;
+  EXPECT_EQ(s.legal_moves().size(), 82u);  // 81 points and pass
+  // Black takes white's A1 stone, white passes.
+  for (const char* m : {"b1", "a1", "a2", "pass"}) ASSERT_TRUE(s.apply(m)) << m;
+  EXPECT_EQ(s.to_string(), "9 komi 6.5 B1 A1 A2 pass");
+  auto occupied = s.apply("A2");
+  ASSERT_FALSE(occupied);
+  EXPECT_NE(occupied.error().message.find("occupied"), std::string::npos);
+  ASSERT_TRUE(s.apply("pass"));  // two passes in a row end the game
+  EXPECT_TRUE(s.is_terminal());
+  EXPECT_FALSE(s.apply("e5"));
+  // Black: B1, A2 and the whole empty board it alone touches; white has no stone left.
+  EXPECT_EQ(s.returns(), (std::vector<double>{1.0, -1.0}));
+
+  EXPECT_FALSE(go->new_state("4"));
+  EXPECT_FALSE(go->new_state("9 komi"));
+  auto bad = go->new_state("9 e5 z99");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("move 2"), std::string::npos) << bad.error().message;
+}
+
 TEST(Registry, AddReplacesAnEntryOfTheSameName) {
   Registry r;
   r.add({"x", "first", 2, nullptr});

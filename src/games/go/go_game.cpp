@@ -1,0 +1,93 @@
+#include "games/go/go_game.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <memory>
+#include <vector>
+
+#include "core/text.hpp"
+#include "games/go/board.hpp"
+
+namespace kibitz::go {
+
+namespace {
+
+class GoState final : public AnyState {
+ public:
+  explicit GoState(Position p) : pos_(std::move(p)) {}
+  std::unique_ptr<AnyState> clone() const override { return std::make_unique<GoState>(*this); }
+  int current_player() const override { return pos_.current_player(); }
+  bool is_terminal() const override { return pos_.is_terminal(); }
+  std::vector<double> returns() const override {
+    const auto r = pos_.returns();
+    return {r.begin(), r.end()};
+  }
+  std::vector<std::string> legal_moves() const override {
+    MoveList<Position> moves;
+    pos_.legal_moves(moves);
+    std::vector<std::string> out;
+    out.reserve(moves.size());
+    for (const Move m : moves) out.push_back(to_vertex(m, pos_.size()));
+    return out;
+  }
+  Result<void> apply(std::string_view text) override {
+    if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
+    auto m = parse_vertex(text, pos_.size());
+    if (!m) return tl::unexpected(m.error());
+    if (auto r = pos_.play(*m); !r) return r;
+    moves_.push_back(*m);
+    return {};
+  }
+  std::uint64_t hash() const override { return pos_.hash(); }
+  std::string to_string() const override {
+    std::string out = fmt::format("{} komi {}", pos_.size(), pos_.komi());
+    for (const Move m : moves_) out += " " + to_vertex(m, pos_.size());
+    return out;
+  }
+
+ private:
+  Position pos_;
+  std::vector<Move> moves_;
+};
+
+Result<std::unique_ptr<AnyState>> new_state(std::string_view text) {
+  const auto tokens = split_blanks(text);
+  Rules rules;
+  std::size_t i = 0;
+  if (i < tokens.size() && !tokens[i].empty() && tokens[i][0] >= '0' && tokens[i][0] <= '9') {
+    const std::string_view t = tokens[i];
+    int size = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), size);
+    if (ec != std::errc{} || end != t.data() + t.size() || size < kMinSize || size > kMaxSize)
+      return fail("go board size '{}' is not supported ({} to {})", t, kMinSize, kMaxSize);
+    rules.size = size;
+    ++i;
+  }
+  if (i < tokens.size() && tokens[i] == "komi") {
+    if (i + 1 >= tokens.size()) return fail("go position: 'komi' needs a value");
+    const std::string_view t = tokens[i + 1];
+    double komi = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), komi);
+    if (ec != std::errc{} || end != t.data() + t.size() || komi < -1000 || komi > 1000)
+      return fail("go position: komi '{}' is not a number", t);
+    rules.komi = komi;
+    i += 2;
+  }
+  auto state = std::make_unique<GoState>(Position(rules));
+  for (std::size_t first = i; i < tokens.size(); ++i)
+    if (auto r = state->apply(tokens[i]); !r)
+      return with_context(r.error(), fmt::format("go position, move {}", i - first + 1));
+  return std::unique_ptr<AnyState>(std::move(state));
+}
+
+}  // namespace
+
+GameEntry go_game_entry() {
+  return GameEntry{"go",
+                   "Go, area scoring (position: [size] [komi K] moves, e.g. \"9 komi 7.5 e5 c3 "
+                   "pass\")",
+                   2, new_state};
+}
+
+}  // namespace kibitz::go
