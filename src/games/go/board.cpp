@@ -402,6 +402,8 @@ int Position::liberties_after(int sq, int limit) const {
       add(nb);
     } else if (color_[nb] == c) {
       const int h = head_[nb];
+      // The joined chain keeps every liberty but sq: often enough without a walk.
+      if (libs_[h] - 1 >= limit) return limit;
       own.insert(h);
     }
     if (num >= limit) return limit;

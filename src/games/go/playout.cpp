@@ -84,6 +84,24 @@ Adjacent adjacent_chains(const Position& p, int sq, Color c, int only_libs = 0) 
   return a;
 }
 
+// The number of distinct chains of colour c and of its opponent orthogonally next to sq.
+std::array<int, 2> distinct_chains(const Position& p, int sq, Color c) {
+  std::array<int, 4> heads{};
+  std::array<int, 2> count{};
+  int n = 0;
+  for (const int nb : neighbours(sq)) {
+    const Color col = p.at(nb);
+    if (col > kWhite) continue;
+    const int h = p.chain_head(nb);
+    bool dup = false;
+    for (int i = 0; i < n; ++i) dup |= heads[i] == h;
+    if (dup) continue;
+    heads[n++] = h;
+    ++count[col == c ? 0 : 1];
+  }
+  return count;
+}
+
 int empty_neighbours(const Position& p, int sq) {
   int n = 0;
   for (const int nb : neighbours(sq)) n += p.at(nb) == kEmpty;
@@ -156,8 +174,7 @@ Move playout_move(const Position& p, Rng& rng) {
         const int q = l + d;
         // Every shape touches at least two stones: most points need no chain lookups.
         if (p.at(q) != kEmpty || stone_neighbours(p, q) < 2) continue;
-        const int theirs = adjacent_chains(p, q, opp).n;
-        const int ours = adjacent_chains(p, q, me).n;
+        const auto [ours, theirs] = distinct_chains(p, q, me);
         const bool touches_last = d == -kStride || d == -1 || d == 1 || d == kStride;
         const bool shape = theirs >= 2 || ours >= 2 || (touches_last && ours >= 1);
         if (shape && p.liberties_after(q, 2) >= 2) c.add(q);

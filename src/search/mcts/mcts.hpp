@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -180,8 +181,16 @@ class Mcts {
   MctsOptions options_;
   std::optional<G> root_;  // optional: G need not be default-constructible
   std::size_t capacity_ = 0;
-  std::unique_ptr<Node[]> nodes_;
-  std::unique_ptr<Node[]> spare_;  // compaction target for advance(), allocated on first use
+  // Raw storage (Node is an aggregate, so an implicit-lifetime type, and every node is
+  // assigned before it is read): the arena's pages are touched only as nodes are used, where
+  // constructing them (Move has a default member initialiser) would write all of it up front.
+  struct FreeNodes {
+    void operator()(Node* p) const { std::free(p); }
+  };
+  using NodeArena = std::unique_ptr<Node[], FreeNodes>;
+  NodeArena allocate_arena() const;
+  NodeArena nodes_;
+  NodeArena spare_;  // compaction target for advance(), allocated on first use
   std::atomic<std::size_t> size_{0};
   std::atomic<bool> full_{false};  // an expansion found the arena full
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <thread>
 #include <type_traits>
 
@@ -90,9 +91,16 @@ template <class G>
 requires Game<G> Mcts<G>::Mcts(const MctsOptions& options) : options_(options) {
   static_assert(G::kMaxMoves <= 0xFFFF, "children counts are 16-bit");
   capacity_ = std::max<std::size_t>(options_.max_nodes, G::kMaxMoves + 1);
-  // for_overwrite: the pages are touched only when nodes are used.
-  nodes_ = std::make_unique_for_overwrite<Node[]>(capacity_);
+  nodes_ = allocate_arena();
   reset_tree();
+}
+
+template <class G>
+requires Game<G>
+typename Mcts<G>::NodeArena Mcts<G>::allocate_arena() const {
+  NodeArena a(static_cast<Node*>(std::malloc(capacity_ * sizeof(Node))));
+  if (!a) throw std::bad_alloc();
+  return a;
 }
 
 template <class G>
@@ -145,7 +153,7 @@ bool Mcts<G>::advance(Move m) {
     return false;
   }
   // Breadth-first copy of the subtree into the spare arena: children ranges stay contiguous.
-  if (!spare_) spare_ = std::make_unique_for_overwrite<Node[]>(capacity_);
+  if (!spare_) spare_ = allocate_arena();
   Node* dst = spare_.get();
   std::size_t n = 0;
   dst[n++] = nodes_[found];
