@@ -30,25 +30,37 @@ struct MatchArgs {
   double alpha = 0.05, beta = 0.05;
   std::string json;
   bool progress = false, no_progress = false;
+  bool komi_given = false;  // --komi on the command line: only Go takes it
   match::MatchConfig config;
 };
 
 constexpr const char* kExamples =
     R"(Players (--engine, once per player; KEY=VALUE words, quoted like a shell):
-  cmd=PROGRAM ARGS...   an external engine (UCI for chess); words after cmd= that are not
-                        KEY=VALUE are its arguments, arg=WORD adds one verbatim
+  cmd=PROGRAM ARGS...   an external engine (UCI for chess, Gomocup for gomoku, GTP for Go);
+                        words after cmd= that are not KEY=VALUE are its arguments, arg=WORD
+                        adds one verbatim
   bot=NAME              an in-process Kibitz bot; chess: kibitz (the full engine), plain
-                        (the seed's plain alpha-beta baseline), random
+                        (the seed's plain alpha-beta baseline), random; gomoku: pipeline,
+                        alphabeta, random; Go: mcts (the MCTS engine: --nodes are its visits,
+                        option.Threads, option.resign), random (a sensible point, else pass)
   name=NAME             the name in results and records (default: program or bot name)
   option.NAME=VALUE     a UCI setoption (checked against the engine's option list); bots take
                         Hash, Threads, Move Overhead and each search technique (true/false)
-  proto=uci  dir=DIR  stderr=show     protocol, working directory, show the engine's stderr
+  proto=uci|gomocup|gtp  dir=DIR  stderr=show   protocol, working directory, engine's stderr
   tc= movetime= nodes= depth=         this player's own limits (time odds)
 
 Time controls: --tc 10+0.1 (seconds + increment), --tc 40/60 (40 moves in 60 s, repeating),
   --tc 1:30+1 (minutes:seconds); or fixed limits per move: --movetime MS, --nodes N, --depth D.
   The mover's clock loses the wall time from the moment it is asked to the moment its move
   arrives; a move later than its clock plus --grace loses on time.
+
+Go (--game go --board-size 5..19 --komi K): GTP engines get boardsize, clear_board, komi and
+  time_settings per game (M+I as main time M with byo-yomi I per 1 stone, whole seconds;
+  moves/T as Canadian byo-yomi), time_left before each genmove and the opponent's moves with
+  play. A game ends by resignation (B+R, W+R) or two passes, or is cut by --max-moves, and is
+  scored by Tromp-Taylor area with every stone alive (B+3.5, W+0.5, 0 for a tie). Illegal or
+  unparsable moves, "?" to genmove, crashes and time losses lose (B+F, W+T, ...). Openings:
+  SGF files (or a directory of them) or a text file of GTP vertices per line ("E5 C3 G4").
 
 Results are from the first player's point of view: W/D/L, score, Elo with a 95% interval
   (pentanomial over pairs of games with the same opening and the colours reversed), and with
@@ -69,10 +81,20 @@ Examples:
 
   # a gauntlet: the first engine against each other one, 100 games each, JSON report
   kibitz match --gauntlet --games 100 --movetime 100 --json report.json \
-      --engine bot=kibitz --engine bot=plain --engine bot=random)";
+      --engine bot=kibitz --engine bot=plain --engine bot=random
+
+  # Go on 9x9: the MCTS bot (200 visits a move) against the random bot, SGF records
+  kibitz match --game go --board-size 9 --engine bot=mcts --engine bot=random --nodes 200 \
+      --games 2 --pgn games.sgf
+
+  # Go: Kibitz's GTP engine against GNU Go, 9x9, 10 s + 0.5 s a move
+  kibitz match --game go --board-size 9 --tc 10+0.5 --games 2 \
+      --engine "name=kibitz cmd=kibitz gtp" --engine "name=gnugo cmd=gnugo --mode gtp --level 0")";
 
 int run_match(MatchArgs& a) {
   auto& c = a.config;
+  if (a.komi_given && a.game != "go")
+    return report_error(fmt::format("--komi: {} has no komi (only Go has)", a.game), 2);
   auto game = match::make_game_kind(a.game, c.settings);
   if (!game) return report_error(fmt::format("--game: {}", game.error().message), 2);
   for (const auto& text : a.engines) {
@@ -131,11 +153,15 @@ Runner add_match(CLI::App& root) {
   auto* cmd = root.add_subcommand(
       "match", "Play games between engines (external or in-process) and measure Elo / SPRT");
   cmd->footer(kExamples);
-  cmd->add_option("--game", a->game, "the game: chess, gomoku")->capture_default_str();
+  cmd->add_option("--game", a->game, "the game: chess, gomoku, go")->capture_default_str();
   cmd->add_option("--board-size", a->config.settings.board_size,
-                  "gomoku: 15..20 (default 15, 19 for the capture rule)");
+                  "gomoku: 15..20 (default 15, 19 for the capture rule); go: 5..19 (default 19)");
   cmd->add_option("--rule", a->config.settings.rule,
-                  "gomoku: freestyle (default), exact5, renju, capture");
+                  "gomoku: freestyle (default), exact5, renju, capture; go: chinese (the same "
+                  "as tromp-taylor: area scoring, positional superko, no suicide)");
+  cmd->add_option("--komi", a->config.settings.komi, "go: komi added to White's area")
+      ->capture_default_str()
+      ->each([a](const std::string&) { a->komi_given = true; });
   cmd->add_option("--engine,-e", a->engines, "a player (see below); at least two")
       ->required()
       ->expected(1)
@@ -150,8 +176,10 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--nodes", a->nodes, "fixed nodes per move");
   cmd->add_option("--depth", a->depth, "fixed depth per move");
   cmd->add_option("--openings", a->config.openings.file,
-                  "opening book: EPD or PGN (chess), offset lists x,y,... (gomoku)");
-  cmd->add_option("--openings-format", a->config.openings.format, "auto, epd, pgn, offset")
+                  "opening book: EPD or PGN (chess), offset lists x,y,... (gomoku), SGF files "
+                  "or a directory of them, or lines of GTP vertices (go)");
+  cmd->add_option("--openings-format", a->config.openings.format,
+                  "auto, epd, pgn, offset, sgf, gtp")
       ->capture_default_str();
   cmd->add_option("--plies", a->config.openings.plies, "cut book lines to this many plies");
   cmd->add_flag("--random-openings", a->config.openings.random_order,
@@ -171,7 +199,8 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--draw-score", adj.draw_score, "centipawns")->capture_default_str();
   cmd->add_option("--draw-after", adj.draw_after, "first move number of draw adjudication")
       ->capture_default_str();
-  cmd->add_option("--max-moves", adj.max_moves, "draw after this many moves (0: no cap)")
+  cmd->add_option("--max-moves", adj.max_moves,
+                  "draw after this many moves each (go: scored as it stands; 0: no cap)")
       ->capture_default_str();
   cmd->add_option("--grace", a->config.settings.grace_ms,
                   "ms tolerated past the clock before a time forfeit")
@@ -186,7 +215,7 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--alpha", a->alpha, "SPRT false-positive rate")->capture_default_str();
   cmd->add_option("--beta", a->beta, "SPRT false-negative rate")->capture_default_str();
   cmd->add_option("--pgn,--records", a->config.records_file,
-                  "append the game records (PGN for chess) to this file");
+                  "append the game records (PGN for chess, SGF for gomoku and go) to this file");
   cmd->add_option("--json", a->json, "write the report as JSON to this file");
   cmd->add_option("--event", a->config.settings.event, "event name in the records")
       ->capture_default_str();

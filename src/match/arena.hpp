@@ -32,6 +32,8 @@ struct OpeningOptions {
   bool random_order = false;
 };
 
+inline constexpr double kDefaultKomi = 7.5;
+
 // Settings every game's referee reads.
 struct GameSettings {
   MoveLimits limits;  // the match's limits (a player's own limits replace them)
@@ -42,9 +44,11 @@ struct GameSettings {
   std::string event = "kibitz match";
   bool verbose = false;  // every move on stderr
   // Board games: the board size (0 = the game's default) and the rule set by name
-  // (gomoku: freestyle, exact5, renju, capture; empty = the game's default).
+  // (gomoku: freestyle, exact5, renju, capture; Go: chinese or tromp-taylor, one rule set;
+  // empty = the game's default).
   int board_size = 0;
   std::string rule;
+  double komi = kDefaultKomi;  // Go only: the other games refuse any other value
 };
 
 enum class Fault { kNone, kTime, kIllegal, kCrash };

@@ -3,12 +3,16 @@
 
 #include "match/arena.hpp"
 #include "match/chess_arena.hpp"
+#include "match/go_arena.hpp"
 #include "match/gomoku_arena.hpp"
 
 namespace kibitz::match {
 
 Result<std::unique_ptr<GameKind>> make_game_kind(std::string_view name,
                                                  const GameSettings& settings) {
+  if (name == "go") return make_go_kind(settings);
+  if (settings.komi != kDefaultKomi && (name == "chess" || name == "gomoku"))
+    return fail("{} has no --komi (only Go has)", name);
   if (name == "chess") {
     if (settings.board_size || !settings.rule.empty())
       return fail("chess has no --board-size or --rule");
@@ -20,6 +24,6 @@ Result<std::unique_ptr<GameKind>> make_game_kind(std::string_view name,
   return fail("unknown game '{}' (known: {})", name, known);
 }
 
-std::vector<std::string> game_kind_names() { return {"chess", "gomoku"}; }
+std::vector<std::string> game_kind_names() { return {"chess", "gomoku", "go"}; }
 
 }  // namespace kibitz::match

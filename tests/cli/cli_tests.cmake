@@ -91,6 +91,24 @@ kibitz_cli_test(match_uci_fast_opponent ARGS match
   --engine "name=uci cmd=$<TARGET_FILE:kibitz> uci option.Hash=1" --engine bot=random
   --tc 1+0.02 --games 4 --max-moves 40 --no-progress
   MATCH "\nuci +[0-9]+ +[0-9]+ +[0-9]+ +0 +0 +0\n")
+# Go in kibitz match: the MCTS bot beats the random bot, and one-line errors for Go settings.
+kibitz_cli_test(match_go_help ARGS match --help MATCH "--komi.*bot=mcts.*--game go --board-size 9")
+kibitz_cli_test(match_go_bots ARGS match --game go --board-size 9 --engine "name=mcts bot=mcts"
+  --engine bot=random --nodes 200 --games 2 --no-progress
+  MATCH "^go match: 2 of 2 games finished in [0-9.]+ s
+
+mcts vs random
+  Games 2  W 2  D 0  L 0
+")
+kibitz_cli_test(match_go_bad_board_size ARGS match --game go --board-size 25 --engine bot=mcts
+  --engine bot=random --nodes 10
+  MATCH "^kibitz: error: --game: --board-size 25: Go boards are 5 to 19
+$")
+kibitz_cli_test(match_go_bad_board_size_status WILL_FAIL ARGS match --game go --board-size 25
+  --engine bot=mcts --engine bot=random --nodes 10)
+kibitz_cli_test(match_komi_not_go ARGS match --komi 6.5 --engine bot=kibitz --engine bot=random
+  --depth 1 MATCH "^kibitz: error: --komi: chess has no komi \\(only Go has\\)
+$")
 # kibitz gtp: help, and a piped session.
 kibitz_cli_test(gtp_help ARGS gtp --help MATCH "--visits.*--komi")
 add_test(NAME cli.gtp_pipe
