@@ -98,6 +98,9 @@ class GameKind {
   virtual ~GameKind() = default;
   virtual std::string name() const = 0;           // "chess"
   virtual std::string record_format() const = 0;  // "PGN", "SGF"
+  // The result text when seat `winner` wins without a move played (the other player could
+  // not start): "1-0" / "0-1" in chess, "B+" / "W+" in gomoku, "B+F" / "W+F" in Go.
+  virtual std::string forfeit_result(int winner) const = 0;
   virtual std::vector<std::string> bots() const = 0;
   virtual Result<void> load_openings(const OpeningOptions& options) = 0;
   virtual std::size_t opening_count() const = 0;  // 0: the standard start only

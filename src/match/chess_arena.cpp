@@ -341,6 +341,7 @@ class ChessKind final : public GameKind {
  public:
   std::string name() const override { return "chess"; }
   std::string record_format() const override { return "PGN"; }
+  std::string forfeit_result(int winner) const override { return winner == 0 ? "1-0" : "0-1"; }
   std::vector<std::string> bots() const override { return {"kibitz", "plain", "random"}; }
 
   Result<void> load_openings(const OpeningOptions& o) override {

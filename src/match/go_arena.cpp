@@ -377,6 +377,7 @@ class GoKind final : public GameKind {
  public:
   std::string name() const override { return "go"; }
   std::string record_format() const override { return "SGF"; }
+  std::string forfeit_result(int winner) const override { return winner == 0 ? "B+F" : "W+F"; }
   std::vector<std::string> bots() const override { return {"mcts", "random"}; }
 
   Result<void> configure(const GameSettings& s) {

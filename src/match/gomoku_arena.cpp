@@ -298,6 +298,7 @@ class GomokuKind final : public GameKind {
  public:
   std::string name() const override { return "gomoku"; }
   std::string record_format() const override { return "SGF"; }
+  std::string forfeit_result(int winner) const override { return winner == 0 ? "B+" : "W+"; }
   std::vector<std::string> bots() const override { return {"pipeline", "alphabeta", "random"}; }
 
   Result<void> configure(const GameSettings& s) {

@@ -220,7 +220,7 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
               "{} fails to start: {}",
               players[static_cast<std::size_t>(job.seats[static_cast<std::size_t>(bad)])].name,
               errors[static_cast<std::size_t>(bad)]);
-          outcome.result = bad == 0 ? "0-1" : "1-0";
+          outcome.result = game_->forfeit_result(1 - bad);
         }
       } else {
         outcome = game_->play(job, seat_ptrs,

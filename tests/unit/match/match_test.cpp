@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "games/chess/pgn.hpp"
+#include "match/arena.hpp"
 #include "match/match.hpp"
 #include "match/player_spec.hpp"
 #include "match/time_control.hpp"
@@ -15,6 +16,18 @@ namespace kibitz::match {
 namespace {
 
 const std::string kFake = std::string(KIBITZ_TEST_DATA) + "/engines/fake_uci.sh";
+
+// A game won because the other player could not start is written in the game's notation.
+TEST(MatchGames, ForfeitResultsInEachGamesNotation) {
+  const std::vector<std::pair<std::string, std::array<std::string, 2>>> expected = {
+      {"chess", {"1-0", "0-1"}}, {"gomoku", {"B+", "W+"}}, {"go", {"B+F", "W+F"}}};
+  for (const auto& [name, results] : expected) {
+    auto kind = make_game_kind(name, GameSettings{});
+    ASSERT_TRUE(kind) << name;
+    EXPECT_EQ((*kind)->forfeit_result(0), results[0]) << name;
+    EXPECT_EQ((*kind)->forfeit_result(1), results[1]) << name;
+  }
+}
 
 TEST(MatchTimeControl, ParsesTheUsualForms) {
   auto a = TimeControl::parse("10+0.1");
