@@ -417,11 +417,7 @@ class ChessKind final : public GameKind {
           spec.bot == "random" ? BotSeat::Kind::kRandom : BotSeat::Kind::kEngine, *o, hash,
           overhead);
     }
-    ProcessOptions po;
-    po.workdir = spec.workdir;
-    po.stderr_mode =
-        spec.show_stderr ? ProcessOptions::Stderr::kInherit : ProcessOptions::Stderr::kDiscard;
-    auto process = Subprocess::spawn(spec.command, po);
+    auto process = spawn_player(spec);
     if (!process) return tl::unexpected(process.error());
     auto seat = std::make_unique<UciSeat>(std::move(*process), settings.start_timeout_ms);
     if (auto ok = seat->start(spec); !ok) return tl::unexpected(ok.error());

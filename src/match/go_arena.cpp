@@ -496,11 +496,7 @@ class GoKind final : public GameKind {
       if (!o) return tl::unexpected(o.error());
       return std::make_unique<GoBotSeat>(spec.bot == "mcts", *o);
     }
-    ProcessOptions po;
-    po.workdir = spec.workdir;
-    po.stderr_mode =
-        spec.show_stderr ? ProcessOptions::Stderr::kInherit : ProcessOptions::Stderr::kDiscard;
-    auto process = Subprocess::spawn(spec.command, po);
+    auto process = spawn_player(spec);
     if (!process) return tl::unexpected(process.error());
     auto seat = std::make_unique<GoGtpSeat>(std::move(*process), settings.start_timeout_ms);
     if (auto ok = seat->start(rules_); !ok) return tl::unexpected(ok.error());

@@ -369,11 +369,7 @@ class GomokuKind final : public GameKind {
       if (!hash) return tl::unexpected(hash.error());
       return std::make_unique<GomokuBotSeat>(spec.bot, *hash, o);
     }
-    ProcessOptions po;
-    po.workdir = spec.workdir;
-    po.stderr_mode =
-        spec.show_stderr ? ProcessOptions::Stderr::kInherit : ProcessOptions::Stderr::kDiscard;
-    auto process = Subprocess::spawn(spec.command, po);
+    auto process = spawn_player(spec);
     if (!process) return tl::unexpected(process.error());
     auto seat = std::make_unique<GomocupSeat>(std::move(*process), settings.start_timeout_ms);
     // The handshake is START: check the engine answers it now.

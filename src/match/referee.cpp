@@ -6,6 +6,14 @@
 
 namespace kibitz::match {
 
+Result<std::unique_ptr<Subprocess>> spawn_player(const PlayerSpec& spec) {
+  ProcessOptions po;
+  po.workdir = spec.workdir;
+  po.stderr_mode =
+      spec.show_stderr ? ProcessOptions::Stderr::kInherit : ProcessOptions::Stderr::kDiscard;
+  return Subprocess::spawn(spec.command, po);
+}
+
 namespace {
 
 std::array<MoveLimits, 2> limits_of(std::array<const PlayerSpec*, 2> specs,

@@ -2,12 +2,17 @@
 // The bookkeeping every game's referee shares: each seat's limits and clock, the ending of
 // the outcome, forfeits and their counters, and the time accounting of each move.
 #include <array>
+#include <memory>
 #include <string>
 #include <string_view>
 
+#include "core/process.hpp"
 #include "match/arena.hpp"
 
 namespace kibitz::match {
+
+// Starts an external player's program (its working directory, its stderr shown or not).
+Result<std::unique_ptr<Subprocess>> spawn_player(const PlayerSpec& spec);
 
 class RefereeBook {
  public:
