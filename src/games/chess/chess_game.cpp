@@ -1,5 +1,6 @@
 #include "games/chess/chess_game.hpp"
 
+#include "api/game_state.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/position.hpp"
 
@@ -7,23 +8,10 @@ namespace kibitz::chess {
 
 namespace {
 
-class ChessState final : public AnyState {
+class ChessState final : public GameState<ChessState, Position> {
  public:
-  explicit ChessState(Position p) : pos_(std::move(p)) {}
-  std::unique_ptr<AnyState> clone() const override { return std::make_unique<ChessState>(*this); }
-  int current_player() const override { return pos_.current_player(); }
-  bool is_terminal() const override { return pos_.is_terminal(); }
-  std::vector<double> returns() const override {
-    const auto r = pos_.returns();
-    return {r.begin(), r.end()};
-  }
-  std::vector<std::string> legal_moves() const override {
-    MoveList<Position> moves;
-    pos_.legal_moves(moves);
-    std::vector<std::string> out;
-    for (Move m : moves) out.push_back(to_uci(m));
-    return out;
-  }
+  using GameState::GameState;
+  std::string move_text(Move m) const { return to_uci(m); }
   Result<void> apply(std::string_view text) override {
     // UCI first ("e2e4"), then SAN ("e4"); report the error of the notation it looks like.
     auto m = parse_uci(pos_, text);
@@ -35,11 +23,7 @@ class ChessState final : public AnyState {
     pos_.apply(*m);
     return {};
   }
-  std::uint64_t hash() const override { return pos_.hash(); }
   std::string to_string() const override { return pos_.fen(); }
-
- private:
-  Position pos_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "api/game_state.hpp"
 #include "core/text.hpp"
 #include "games/go/board.hpp"
 
@@ -13,24 +14,10 @@ namespace kibitz::go {
 
 namespace {
 
-class GoState final : public AnyState {
+class GoState final : public GameState<GoState, Position> {
  public:
-  explicit GoState(Position p) : pos_(std::move(p)) {}
-  std::unique_ptr<AnyState> clone() const override { return std::make_unique<GoState>(*this); }
-  int current_player() const override { return pos_.current_player(); }
-  bool is_terminal() const override { return pos_.is_terminal(); }
-  std::vector<double> returns() const override {
-    const auto r = pos_.returns();
-    return {r.begin(), r.end()};
-  }
-  std::vector<std::string> legal_moves() const override {
-    MoveList<Position> moves;
-    pos_.legal_moves(moves);
-    std::vector<std::string> out;
-    out.reserve(moves.size());
-    for (const Move m : moves) out.push_back(to_vertex(m, pos_.size()));
-    return out;
-  }
+  using GameState::GameState;
+  std::string move_text(Move m) const { return to_vertex(m, pos_.size()); }
   Result<void> apply(std::string_view text) override {
     if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
     auto m = parse_vertex(text, pos_.size());
@@ -39,7 +26,6 @@ class GoState final : public AnyState {
     moves_.push_back(*m);
     return {};
   }
-  std::uint64_t hash() const override { return pos_.hash(); }
   std::string to_string() const override {
     std::string out = fmt::format("{} komi {}", pos_.size(), pos_.komi());
     for (const Move m : moves_) out += " " + to_vertex(m, pos_.size());
@@ -47,7 +33,6 @@ class GoState final : public AnyState {
   }
 
  private:
-  Position pos_;
   std::vector<Move> moves_;
 };
 

@@ -5,30 +5,17 @@
 #include <memory>
 #include <vector>
 
+#include "api/game_state.hpp"
 #include "games/gomoku/position.hpp"
 
 namespace kibitz::gomoku {
 
 namespace {
 
-class GomokuState final : public AnyState {
+class GomokuState final : public GameState<GomokuState, Position> {
  public:
-  explicit GomokuState(Position p) : pos_(std::move(p)) {}
-  std::unique_ptr<AnyState> clone() const override { return std::make_unique<GomokuState>(*this); }
-  int current_player() const override { return pos_.current_player(); }
-  bool is_terminal() const override { return pos_.is_terminal(); }
-  std::vector<double> returns() const override {
-    const auto r = pos_.returns();
-    return {r.begin(), r.end()};
-  }
-  std::vector<std::string> legal_moves() const override {
-    MoveList<Position> moves;
-    pos_.legal_moves(moves);
-    std::vector<std::string> out;
-    out.reserve(moves.size());
-    for (Move m : moves) out.push_back(to_text(m));
-    return out;
-  }
+  using GameState::GameState;
+  std::string move_text(Move m) const { return to_text(m); }
   Result<void> apply(std::string_view text) override {
     if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
     auto m = parse_move(pos_, text);
@@ -39,7 +26,6 @@ class GomokuState final : public AnyState {
     moves_.push_back(*m);
     return {};
   }
-  std::uint64_t hash() const override { return pos_.hash(); }
   std::string to_string() const override {
     std::string out;
     if (pos_.variant() != Variant{})
@@ -52,7 +38,6 @@ class GomokuState final : public AnyState {
   }
 
  private:
-  Position pos_;
   std::vector<Move> moves_;
 };
 

@@ -1,0 +1,42 @@
+#pragma once
+// What every AnyState over a Game-concept position shares. A game's state class derives from
+// GameState<Self, Position> and adds apply(), to_string() and move_text(move) (the notation
+// legal_moves() writes).
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/concepts.hpp"
+#include "api/registry.hpp"
+
+namespace kibitz {
+
+template <class Derived, Game G>
+class GameState : public AnyState {
+ public:
+  explicit GameState(G pos) : pos_(std::move(pos)) {}
+  std::unique_ptr<AnyState> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+  int current_player() const override { return pos_.current_player(); }
+  bool is_terminal() const override { return pos_.is_terminal(); }
+  std::vector<double> returns() const override {
+    const auto r = pos_.returns();
+    return {r.begin(), r.end()};
+  }
+  std::vector<std::string> legal_moves() const override {
+    MoveList<G> moves;
+    pos_.legal_moves(moves);
+    std::vector<std::string> out;
+    out.reserve(moves.size());
+    for (const auto m : moves) out.push_back(static_cast<const Derived&>(*this).move_text(m));
+    return out;
+  }
+  std::uint64_t hash() const override { return pos_.hash(); }
+
+ protected:
+  G pos_;
+};
+
+}  // namespace kibitz
