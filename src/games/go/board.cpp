@@ -441,6 +441,24 @@ int Position::liberties_after(int sq, int limit) const {
   return std::min(num, limit);
 }
 
+int Position::chain_liberties(int sq, std::span<int> out) const {
+  int n = 0;
+  if (!is_stone(sq) || out.empty()) return 0;
+  int s = sq;
+  do {
+    for (const int nb : neighbours(s)) {
+      if (color_[nb] != kEmpty) continue;
+      bool seen = false;
+      for (int i = 0; i < n; ++i) seen |= out[static_cast<std::size_t>(i)] == nb;
+      if (seen) continue;
+      out[static_cast<std::size_t>(n++)] = nb;
+      if (n == static_cast<int>(out.size())) return n;
+    }
+    s = next_[s];
+  } while (s != sq);
+  return n;
+}
+
 bool Position::is_self_atari(Move m) const {
   return m.is_point() && is_legal(m) && liberties_after(m.sq, 2) == 1;
 }

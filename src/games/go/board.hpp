@@ -184,6 +184,9 @@ class Position {
   // Liberties the side to move's chain through an empty point would have after playing it
   // (captures included), counted up to `limit`.
   int liberties_after(int sq, int limit = 2) const;
+  // Distinct liberties of the chain through the stone at sq, in the order a walk of the chain
+  // meets them, until `out` is full; returns how many were written.
+  int chain_liberties(int sq, std::span<int> out) const;
   // A legal move after which its own chain has exactly one liberty.
   bool is_self_atari(Move m) const;
   // A simple eye of colour c: an empty point whose 4 neighbours are c or wall, with at most one

@@ -15,30 +15,17 @@ namespace {
 constexpr std::array<int, 8> kAround = {-kStride - 1, -kStride, -kStride + 1, -1, 1,
                                         kStride - 1,  kStride,  kStride + 1};
 
-// Some liberty of the chain through sq (a chain in atari has exactly one).
+// Some liberty of the chain through sq (a chain in atari has exactly one), or kNoPoint.
 int chain_liberty(const Position& p, int sq) {
-  int s = sq;
-  do {
-    for (const int nb : neighbours(s))
-      if (p.at(nb) == kEmpty) return nb;
-    s = p.next_in_chain(s);
-  } while (s != sq);
-  return kNoPoint;
+  std::array<int, 1> lib{kNoPoint};
+  p.chain_liberties(sq, lib);
+  return lib[0];
 }
 
 // The two liberties of a chain with two liberties.
 std::array<int, 2> two_liberties(const Position& p, int sq) {
   std::array<int, 2> libs{kNoPoint, kNoPoint};
-  int n = 0;
-  int s = sq;
-  do {
-    for (const int nb : neighbours(s))
-      if (p.at(nb) == kEmpty && nb != libs[0]) {
-        libs[n++] = nb;
-        if (n == 2) return libs;
-      }
-    s = p.next_in_chain(s);
-  } while (s != sq);
+  p.chain_liberties(sq, libs);
   return libs;
 }
 

@@ -7,24 +7,6 @@ namespace kibitz::go {
 
 namespace {
 
-// Up to four distinct liberties of the chain through sq (enough to tell 1, 2 and "more").
-int chain_liberties(const Position& p, int sq, std::array<int, 4>& out) {
-  int n = 0;
-  int s = sq;
-  do {
-    for (const int nb : neighbours(s)) {
-      if (p.at(nb) != kEmpty) continue;
-      bool seen = false;
-      for (int i = 0; i < n; ++i) seen |= out[i] == nb;
-      if (seen) continue;
-      out[n++] = nb;
-      if (n == 4) return n;
-    }
-    s = p.next_in_chain(s);
-  } while (s != sq);
-  return n;
-}
-
 bool attacker_wins(const Position& p, int sq, int& budget);
 
 // Defender to move, its chain through sq in atari: does every defence fail?
@@ -35,14 +17,14 @@ bool defender_loses(const Position& p, int sq, int& budget) {
   std::array<int, 8> moves{};
   int n = 0;
   std::array<int, 4> libs{};
-  if (chain_liberties(p, sq, libs) != 1) return false;
+  if (p.chain_liberties(sq, libs) != 1) return false;
   moves[n++] = libs[0];
   int s = sq;
   do {
     for (const int nb : neighbours(s))
       if (p.at(nb) == opponent(me) && p.liberties(nb) == 1 && n < static_cast<int>(moves.size())) {
         std::array<int, 4> l{};
-        chain_liberties(p, nb, l);
+        p.chain_liberties(nb, l);
         bool dup = false;
         for (int i = 0; i < n; ++i) dup |= moves[i] == l[0];
         if (!dup) moves[n++] = l[0];
@@ -65,7 +47,7 @@ bool defender_loses(const Position& p, int sq, int& budget) {
 bool attacker_wins(const Position& p, int sq, int& budget) {
   if (--budget < 0) return false;
   std::array<int, 4> libs{};
-  if (chain_liberties(p, sq, libs) != 2) return false;
+  if (p.chain_liberties(sq, libs) != 2) return false;
   for (int i = 0; i < 2; ++i) {
     const Move m{static_cast<std::uint16_t>(libs[i])};
     if (!p.is_legal(m)) continue;
