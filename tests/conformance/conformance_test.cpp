@@ -8,6 +8,8 @@
 #include "games/chess/position.hpp"
 #include "games/go/board.hpp"
 #include "games/gomoku/position.hpp"
+#include "games/hearts/belief.hpp"
+#include "games/hearts/state.hpp"
 #include "support/tictactoe.hpp"
 
 namespace kibitz::testing {
@@ -88,6 +90,44 @@ TEST(Conformance, Go9SuicideNoSuperko) {
   check_game_conformance(
       go::Position(go::Rules{.size = 9, .allow_suicide = true, .superko = false}),
       {.playouts = 50, .seed = 9});
+}
+
+// Hearts: hands with and without passing (each playout replays the same deal; the seeds of
+// the deals differ per test), and worlds sampled for any seat along the way are full states
+// that agree with everything that seat has seen.
+static_assert(ImperfectInfo<hearts::State>);
+
+TEST(Conformance, HeartsHands) {
+  Rng rng(13);
+  for (int hand = 0; hand < 8; ++hand)
+    check_game_conformance(hearts::State(hearts::random_deal(rng), hearts::pass_dir_for_hand(hand)),
+                           {.playouts = 12, .seed = static_cast<std::uint64_t>(hand)});
+}
+
+TEST(Conformance, HeartsSampledWorldsKeepWhatTheSeatSaw) {
+  Rng rng(17);
+  for (int hand = 0; hand < 12; ++hand) {
+    hearts::State s(hearts::random_deal(rng), hearts::pass_dir_for_hand(hand));
+    while (!s.is_terminal()) {
+      const int seat = static_cast<int>(rng.below(4));
+      const hearts::State w = s.sample_world(seat, rng);
+      ASSERT_EQ(w.hand(seat), s.hand(seat));
+      // Before 2C is led, who holds it (and so leads) is hidden from the other seats.
+      if (s.num_plays() > 0 || s.phase() == hearts::Phase::kPass ||
+          s.hand(seat).contains(hearts::kTwoOfClubs)) {
+        ASSERT_EQ(w.current_player(), s.current_player());
+      }
+      ASSERT_EQ(w.played(), s.played());
+      ASSERT_EQ(w.hash(), w.compute_hash());
+      for (int p = 0; p < 4; ++p) ASSERT_EQ(w.hand(p).size(), s.hand(p).size());
+      const auto seen = s.information_state(seat);
+      const auto again = w.information_state(seat);
+      for (int p = 0; p < 4; ++p) ASSERT_EQ(seen.excluded(p), again.excluded(p));
+      MoveList<hearts::State> moves;
+      s.legal_moves(moves);
+      s.apply(moves[rng.below(moves.size())]);
+    }
+  }
 }
 
 TEST(Conformance, ChessStagesPartitionTheLegalMovesAlongPlayouts) {
