@@ -22,6 +22,7 @@ Runner add_match(CLI::App& root);
 Runner add_gomocup(CLI::App& root);
 Runner add_gomoku(CLI::App& root);
 Runner add_gtp(CLI::App& root);
+Runner add_hearts(CLI::App& root);
 
 // Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
 int report_error(const std::string& message, int status = 1);

@@ -1,0 +1,294 @@
+#include "engine/hearts_match.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include "core/text.hpp"
+
+namespace kibitz::hearts {
+
+Result<DealRecord> parse_deal_line(std::string_view line) {
+  // Fields: id, pass direction, then 52 cards (in four tab fields or one run of blanks).
+  std::vector<std::string_view> words;
+  for (auto w : split_blanks(line)) {
+    std::size_t i = 0;
+    while (i <= w.size()) {
+      const std::size_t tab = w.find('\t', i);
+      const std::string_view part =
+          w.substr(i, tab == std::string_view::npos ? w.size() - i : tab - i);
+      if (!part.empty()) words.push_back(part);
+      if (tab == std::string_view::npos) break;
+      i = tab + 1;
+    }
+  }
+  if (words.size() != 54)
+    return fail("a deal line needs an id, a pass direction and 52 cards (found {} fields)",
+                words.size());
+  DealRecord d;
+  d.id = std::string(words[0]);
+  auto dir = parse_pass_dir(words[1]);
+  if (!dir) return tl::unexpected(dir.error());
+  d.dir = *dir;
+  for (std::size_t i = 0; i < 52; ++i) {
+    auto c = parse_card(words[2 + i]);
+    if (!c) return tl::unexpected(c.error());
+    if (d.hands[0].contains(*c) || d.hands[1].contains(*c) || d.hands[2].contains(*c) ||
+        d.hands[3].contains(*c))
+      return fail("card {} is dealt twice", to_string(*c));
+    d.hands[i / 13].add(*c);
+  }
+  if (auto ok = check_deal(d.hands); !ok) return tl::unexpected(ok.error());
+  return d;
+}
+
+Result<std::vector<DealRecord>> read_deals(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return fail("cannot read deal file '{}'", path);
+  std::vector<DealRecord> out;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    const std::string_view t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    auto d = parse_deal_line(line);
+    if (!d) return with_context(d.error(), fmt::format("{}:{}", path, n));
+    out.push_back(std::move(*d));
+  }
+  if (out.empty()) return fail("deal file '{}' holds no deals", path);
+  return out;
+}
+
+namespace {
+
+template <class T, class Get>
+Result<void> read_key(const Config& c, std::string_view key, T& field, Get get) {
+  auto v = get(c, key, field);
+  if (!v) return tl::unexpected(v.error());
+  field = static_cast<T>(*v);
+  return {};
+}
+
+Result<void> check_keys(const Config& c, std::string_view prefix,
+                        const std::vector<std::string_view>& known) {
+  for (const auto& k : c.keys(prefix))  // the keys under prefix, without it
+    if (std::find(known.begin(), known.end(), k) == known.end())
+      return fail("{}: unknown key '{}{}{}'", c.source(), prefix, prefix.empty() ? "" : ".", k);
+  return {};
+}
+
+const auto kInt = [](const Config& c, std::string_view k, auto fb) {
+  return c.get_int(k, static_cast<std::int64_t>(fb));
+};
+const auto kDouble = [](const Config& c, std::string_view k, double fb) {
+  return c.get_double(k, fb);
+};
+const auto kBool = [](const Config& c, std::string_view k, bool fb) { return c.get_bool(k, fb); };
+
+}  // namespace
+
+Result<SearchCfg> search_cfg_from(const Config& c, SearchCfg s) {
+  if (auto r = check_keys(c, "", {"search", "rollout", "rules"}); !r)
+    return tl::unexpected(r.error());
+  if (auto r = check_keys(
+          c, "search",
+          {"worlds", "depth", "beta", "time_budget_ms", "analysis_budget_ms", "analysis",
+           "paranoid_threshold", "endgame_cards", "endgame_states", "endgame_max_worlds", "seed"});
+      !r)
+    return tl::unexpected(r.error());
+  if (auto r =
+          check_keys(c, "rollout", {"epsilon", "avoid_queen", "block_shooter", "shed_void_suits"});
+      !r)
+    return tl::unexpected(r.error());
+  for (auto r :
+       {read_key(c, "search.worlds", s.worlds, kInt), read_key(c, "search.depth", s.depth, kInt),
+        read_key(c, "search.beta", s.beta, kDouble),
+        read_key(c, "search.time_budget_ms", s.time_budget_ms, kInt),
+        read_key(c, "search.analysis_budget_ms", s.analysis_budget_ms, kInt),
+        read_key(c, "search.analysis", s.analysis, kBool),
+        read_key(c, "search.paranoid_threshold", s.paranoid_threshold, kDouble),
+        read_key(c, "search.endgame_cards", s.endgame_cards, kInt),
+        read_key(c, "search.endgame_states", s.endgame_states, kInt),
+        read_key(c, "search.endgame_max_worlds", s.endgame_max_worlds, kInt),
+        read_key(c, "search.seed", s.seed, kInt),
+        read_key(c, "rollout.epsilon", s.rollout.epsilon, kDouble),
+        read_key(c, "rollout.avoid_queen", s.rollout.avoid_queen, kBool),
+        read_key(c, "rollout.block_shooter", s.rollout.block_shooter, kBool),
+        read_key(c, "rollout.shed_void_suits", s.rollout.shed_void_suits, kBool)})
+    if (!r) return tl::unexpected(r.error());
+  if (s.worlds < 1 || s.worlds > 100000)
+    return fail("{}: search.worlds must be 1 to 100000", c.source());
+  if (s.depth < 0 || s.depth > 8) return fail("{}: search.depth must be 0 to 8", c.source());
+  if (s.time_budget_ms < 1 || s.analysis_budget_ms < 1)
+    return fail("{}: budgets must be at least 1 ms", c.source());
+  if (s.endgame_max_worlds < 1)
+    return fail("{}: search.endgame_max_worlds must be at least 1", c.source());
+  if (s.rollout.epsilon < 0 || s.rollout.epsilon > 1)
+    return fail("{}: rollout.epsilon must be 0 to 1", c.source());
+  return s;
+}
+
+Result<Options> rules_from(const Config& c, Options o) {
+  if (auto r = check_keys(c, "rules",
+                          {"pass_cards", "no_points_first_trick", "must_break_hearts",
+                           "qs_breaks_hearts", "jd_bonus", "moon_minus", "game_target"});
+      !r)
+    return tl::unexpected(r.error());
+  for (auto r : {read_key(c, "rules.pass_cards", o.pass_cards, kBool),
+                 read_key(c, "rules.no_points_first_trick", o.no_points_first_trick, kBool),
+                 read_key(c, "rules.must_break_hearts", o.must_break_hearts, kBool),
+                 read_key(c, "rules.qs_breaks_hearts", o.qs_breaks_hearts, kBool),
+                 read_key(c, "rules.jd_bonus", o.jd_bonus, kBool),
+                 read_key(c, "rules.moon_minus", o.moon_minus, kBool),
+                 read_key(c, "rules.game_target", o.game_target, kInt)})
+    if (!r) return tl::unexpected(r.error());
+  if (o.game_target < 1) return fail("{}: rules.game_target must be positive", c.source());
+  return o;
+}
+
+HandResult play_hand(const std::array<Bot*, kNumPlayers>& bots, const DealRecord& deal,
+                     const Options& rules, std::array<int, kNumPlayers> scores_before) {
+  HandResult out;
+  State s(deal.hands, deal.dir, rules, scores_before);
+  if (s.phase() == Phase::kPass) {
+    std::array<CardSet, kNumPlayers> picks{};
+    for (int p = 0; p < kNumPlayers; ++p) picks[p] = bots[p]->choose_pass(s.information_state(p));
+    for (int p = 0; p < kNumPlayers; ++p)
+      for (const Card c : picks[p]) s.apply(c);
+  }
+  while (!s.is_terminal()) {
+    const int p = s.current_player();
+    const Decision d = bots[p]->choose_play(s.information_state(p));
+    if (bots[p]->name() == "search") out.search_ms.push_back(d.duration_ms);
+    s.apply(s.is_legal(d.card) ? d.card : s.legal_set().lowest());
+  }
+  out.points = s.hand_scores();
+  return out;
+}
+
+Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
+                                      const DuplicateOptions& o) {
+  if (o.players.size() != kNumPlayers)
+    return fail("four players are needed (got {})", o.players.size());
+  if (o.hands <= 0 || o.hands % 4 != 0)
+    return fail("--hands {}: a positive multiple of 4", o.hands);
+  const int n_deals = o.hands / 4;
+  if (o.first_deal < 0 || o.first_deal + n_deals > static_cast<int>(deals.size()))
+    return fail("{} hands need {} deals from deal {}; the file has {}", o.hands, n_deals,
+                o.first_deal, deals.size());
+  for (const auto& name : o.players)
+    if (auto b = make_bot(name, o.search, 1); !b) return tl::unexpected(b.error());
+
+  // points[deal][rotation][player]
+  std::vector<std::array<std::array<int, kNumPlayers>, 4>> points(
+      static_cast<std::size_t>(n_deals));
+  std::vector<std::int64_t> latency;
+  std::mutex mu;
+  std::atomic<int> next{0}, done{0};
+  const auto start = std::chrono::steady_clock::now();
+  auto worker = [&](int worker_id) {
+    std::array<std::unique_ptr<Bot>, kNumPlayers> bots;
+    for (int i = 0; i < kNumPlayers; ++i) {
+      bots[i] =
+          std::move(*make_bot(o.players[i], o.search, o.seed * 4 + static_cast<std::uint64_t>(i)));
+      if (o.telemetry)
+        bots[i]->set_telemetry([&, i, worker_id](const std::string& line) {
+          std::lock_guard lock(mu);
+          (void)worker_id;
+          o.telemetry(fmt::format("{{\"player\":{},{}", i, line.substr(1)));
+        });
+    }
+    std::vector<std::int64_t> mine;
+    for (int k; (k = next.fetch_add(1)) < n_deals;) {
+      const DealRecord& deal = deals[static_cast<std::size_t>(o.first_deal + k)];
+      for (int r = 0; r < 4; ++r) {
+        // Rotation r: player i sits at seat (i + r) % 4.
+        std::array<Bot*, kNumPlayers> by_seat{};
+        for (int i = 0; i < kNumPlayers; ++i) by_seat[(i + r) % 4] = bots[i].get();
+        const HandResult h = play_hand(by_seat, deal, o.rules);
+        for (int i = 0; i < kNumPlayers; ++i)
+          points[static_cast<std::size_t>(k)][r][i] = h.points[(i + r) % 4];
+        mine.insert(mine.end(), h.search_ms.begin(), h.search_ms.end());
+      }
+      const int d = ++done;
+      if (o.progress) {
+        std::lock_guard lock(mu);
+        o.progress(d, n_deals);
+      }
+    }
+    std::lock_guard lock(mu);
+    latency.insert(latency.end(), mine.begin(), mine.end());
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& t : pool) t.join();
+
+  DuplicateReport rep;
+  rep.deals = n_deals;
+  rep.hands = o.hands;
+  rep.wall_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+  auto mean_sd = [](const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v) m += x;
+    m /= static_cast<double>(v.size());
+    double ss = 0;
+    for (double x : v) ss += (x - m) * (x - m);
+    return std::pair{m, v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0};
+  };
+  const double n = n_deals;
+  for (int i = 0; i < kNumPlayers; ++i) {
+    std::vector<double> per_deal, per_hand;
+    for (const auto& d : points) {
+      double sum = 0;
+      for (int r = 0; r < 4; ++r) {
+        sum += d[r][i];
+        per_hand.push_back(d[r][i]);
+      }
+      per_deal.push_back(sum / 4);
+    }
+    const auto [m, sd] = mean_sd(per_deal);
+    rep.players[i] = {o.players[static_cast<std::size_t>(i)], m, 1.96 * sd / std::sqrt(n),
+                      mean_sd(per_hand).second};
+  }
+  std::vector<double> diffs;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    double sum = 0;
+    for (int r = 0; r < 4; ++r) {
+      const auto& p = points[k][r];
+      const double others = (p[1] + p[2] + p[3]) / 3.0;
+      sum += p[0] - others;
+      rep.rows.push_back({static_cast<double>(o.first_deal) + static_cast<double>(k),
+                          static_cast<double>(r), static_cast<double>(p[0]), others});
+    }
+    diffs.push_back(sum / 4);
+  }
+  const auto [dm, dsd] = mean_sd(diffs);
+  rep.diff = dm;
+  rep.diff_sd_deal = dsd;
+  rep.diff_ci95 = 1.96 * dsd / std::sqrt(n);
+  for (auto ms : latency) rep.latency_ms.push_back(static_cast<double>(ms));
+  std::sort(rep.latency_ms.begin(), rep.latency_ms.end());
+  if (!rep.latency_ms.empty()) {
+    auto at = [&](double q) {
+      return rep.latency_ms[std::min(
+          rep.latency_ms.size() - 1,
+          static_cast<std::size_t>(q * static_cast<double>(rep.latency_ms.size())))];
+    };
+    rep.latency_median = at(0.5);
+    rep.latency_p99 = at(0.99);
+    rep.latency_max = rep.latency_ms.back();
+  }
+  return rep;
+}
+
+}  // namespace kibitz::hearts
