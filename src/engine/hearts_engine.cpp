@@ -228,7 +228,8 @@ Decision SearchPlayer::choose_play(const Observation& o) {
   const auto r = ws.evaluate(worlds, move_span, me, wo, budget);
   d.worlds = r.worlds_done;
   d.nodes = r.nodes;
-  d.budget_exceeded = r.budget_exceeded;
+  // The budget may also have run out before the search (sampling, or the endgame's attempt).
+  d.budget_exceeded = r.budget_exceeded || budget.exceeded();
   if (r.worlds_done == 0) {
     d.card = prior;
     d.strategy = "fallback";
