@@ -6,6 +6,11 @@
 #include <functional>
 
 #include "api/registry.hpp"
+#include "core/error.hpp"
+
+namespace kibitz::engine {
+struct GoDeepConfig;
+}  // namespace kibitz::engine
 
 namespace kibitz::cli {
 
@@ -23,6 +28,14 @@ Runner add_gomocup(CLI::App& root);
 Runner add_gomoku(CLI::App& root);
 Runner add_gtp(CLI::App& root);
 Runner add_hearts(CLI::App& root);
+Runner add_go(CLI::App& root);
+// `go db stats|prune|export` under the `go` command (src/cli/go.cpp runs it when chosen).
+Runner add_go_db(CLI::App& go_cmd);
+
+// The Go deep-search configuration from --config FILE, --preset NAME and --db FILE (the
+// defaults without a file); an error for a bad file or a preset without a file (go.cpp).
+Result<engine::GoDeepConfig> deep_config_from(const std::string& config, const std::string& preset,
+                                              const std::string& db);
 
 // Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
 int report_error(const std::string& message, int status = 1);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "engine/go_deep.hpp"
 #include "games/go/board.hpp"
 #include "protocol/gtp/gtp.hpp"
 
@@ -21,6 +22,12 @@ struct GtpArgs {
   double komi = 7.5;
   int size = 19;
   bool no_resign = false;
+  std::string config;  // go.yaml: the deep search and the position database
+  std::string preset;
+  std::string db;
+  bool quiet_deep = false;
+  bool threads_set = false;
+  bool seed_set = false;
 };
 
 int run_gtp(const GtpArgs& a) {
@@ -29,13 +36,28 @@ int run_gtp(const GtpArgs& a) {
   if (a.threads < 1 || a.threads > 256) return report_error("--threads: 1 to 256", 2);
   if (a.movetime < 0) return report_error("--movetime: not negative", 2);
   gtp::SessionOptions o;
+  if (!a.config.empty() || !a.db.empty()) {
+    auto cfg = deep_config_from(a.config, a.preset, a.db);
+    if (!cfg) return report_error(cfg.error().message, 2);
+    o.engine.threads = cfg->threads;
+    o.engine.seed = cfg->seed;
+    o.engine.resign = cfg->resign;
+    if (cfg->enabled) {
+      auto deep = engine::GoDeep::open(*cfg);
+      if (!deep) return report_error(deep.error().message);
+      o.deep = std::move(*deep);
+      o.deep->set_log(stderr, !a.quiet_deep);
+    }
+  } else if (!a.preset.empty()) {
+    return report_error("--preset needs --config (the presets live in the config file)", 2);
+  }
   o.visits = a.visits;
   o.movetime_ms = a.movetime;
   o.size = a.size;
   o.komi = a.komi;
-  o.engine.threads = a.threads;
-  o.engine.seed = a.seed;
-  o.engine.resign = !a.no_resign;
+  if (a.threads_set || !o.deep) o.engine.threads = a.threads;
+  if (a.seed_set || !o.deep) o.engine.seed = a.seed;
+  if (a.no_resign) o.engine.resign = false;
   gtp::Session session(std::cin, std::cout, o);
   return session.run();
 }
@@ -53,13 +75,28 @@ Runner add_gtp(CLI::App& root) {
   cmd->add_option("--komi", a->komi, "komi until the controller sets one")->capture_default_str();
   cmd->add_option("--size", a->size, "board size until boardsize (5..19)")->capture_default_str();
   cmd->add_flag("--no-resign", a->no_resign, "never resign");
+  cmd->add_option("--config", a->config,
+                  "go.yaml: turns on the deep search with its position database "
+                  "(configs/go.yaml documents every setting)");
+  cmd->add_option("--preset", a->preset, "a preset of the config (fast, balanced, high_quality)");
+  cmd->add_option("--db", a->db, "position database file (overrides database.path)");
+  cmd->add_flag("--quiet-deep", a->quiet_deep,
+                "no deep-search trace on stderr (the per-move lines stay)");
   cmd->footer(
       "Commands: protocol_version name version known_command list_commands quit boardsize\n"
       "clear_board komi play genmove undo showboard final_score final_status_list\n"
       "fixed_handicap place_free_handicap set_free_handicap time_settings time_left loadsgf\n"
-      "kgs-genmove_cleanup lz-analyze.\nScoring: Tromp-Taylor area (no dead-stone removal; "
+      "kgs-genmove_cleanup lz-analyze.\nWith --config the deep search decides each genmove after "
+      "the standard search\n(log lines on stderr; see docs/go.md).\nScoring: Tromp-Taylor area (no "
+      "dead-stone removal; "
       "final_status_list reports every stone alive).");
-  return [a] { return run_gtp(*a); };
+  auto* threads = cmd->get_option("--threads");
+  auto* seed = cmd->get_option("--seed");
+  return [a, threads, seed] {
+    a->threads_set = threads->count() > 0;
+    a->seed_set = seed->count() > 0;
+    return run_gtp(*a);
+  };
 }
 
 }  // namespace kibitz::cli

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/text.hpp"
+#include "engine/go_deep.hpp"
 
 #include "search/mcts/mcts_impl.hpp"
 
@@ -129,13 +130,19 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
   o.max_visits = limits.visits;
   o.info_interval_ms = info ? info_interval_ms : 0;
   mcts_.set_options(o);
+  const int me_index = me == go::kWhite ? 1 : 0;
+  const bool has_clock = clock_.set || clock_.left_known[me_index];
   TimeBudget budget;
+  std::int64_t move_ms = 0;  // the move's time budget (0: none)
   if (limits.movetime_ms > 0) {
-    budget.start(limits.movetime_ms, limits.movetime_ms);
+    move_ms = limits.movetime_ms;
+  } else if (limits.visits == 0 && (!deep_ || has_clock)) {
+    move_ms = clock_budget_ms(pos);
   } else if (limits.visits == 0) {
-    const std::int64_t ms = clock_budget_ms(pos);
-    budget.start(ms, ms);
+    o.max_visits = deep_->config().standard_visits;  // the deep search's standard search
+    mcts_.set_options(o);
   }
+  if (move_ms > 0) budget.start(move_ms, move_ms);
   d.result = run_search(budget, info);
   const Result& r = d.result;
   if (r.moves.empty()) {
@@ -144,8 +151,30 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
     return d;
   }
   d.move = r.best;
+  d.value = r.value;
+  d.playouts = r.playouts;
+  if (deep_ && !stop_requested_.load()) {
+    TimeBudget deep_budget;
+    if (move_ms > 0) {
+      const auto ms = static_cast<std::int64_t>(deep_->config().time_factor * move_ms);
+      deep_budget.start(std::max<std::int64_t>(0, ms - budget.elapsed_ms()),
+                        std::max<std::int64_t>(0, ms - budget.elapsed_ms()));
+    }
+    const double seconds_left = clock_.left_known[me_index] ? clock_.left_ms[me_index] / 1000.0
+                                : clock_.set                ? clock_.main_ms / 1000.0
+                                                            : -1.0;
+    budget_.store(&deep_budget);
+    if (stop_requested_.load()) deep_budget.request_stop();
+    const auto a = deep_->decide(pos, r, deep_budget, seconds_left, budget.elapsed_ms());
+    budget_.store(nullptr);
+    d.deep = true;
+    d.source = a.source;
+    d.move = a.move;
+    d.value = a.value;
+    d.playouts = a.playouts;
+  }
   if (options_.resign && r.root_visits >= options_.resign_min_visits &&
-      r.value < options_.resign_value) {
+      d.value < options_.resign_value) {
     d.move = Move::resign();
     d.reason = "resign";
     return d;

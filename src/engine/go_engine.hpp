@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "engine/bench.hpp"
 #include "games/go/board.hpp"
 #include "games/go/search_traits.hpp"
+#include "search/mcts/deep_search.hpp"
 #include "search/mcts/mcts.hpp"
 
 namespace kibitz::engine {
@@ -53,10 +55,18 @@ struct GoClock {
   std::array<bool, 2> left_known{false, false};
 };
 
+class GoDeep;
+
 struct GoDecision {
-  go::Move move = go::Move::none();  // a point, pass or resign
-  const char* reason = "search";     // "search", "pass-shortcut", "resign", "no-moves"
-  search::MctsResult<go::Move> result;
+  go::Move move = go::Move::none();     // a point, pass or resign
+  const char* reason = "search";        // "search", "pass-shortcut", "resign", "no-moves"
+  search::MctsResult<go::Move> result;  // the standard search
+  // With a deep search attached: how the move was decided (standard, cached, deep) and the
+  // move's value from that analysis.
+  bool deep = false;
+  search::DeepSource source = search::DeepSource::kStandard;
+  double value = 0.5;
+  std::uint64_t playouts = 0;  // the standard search's and any deep search's
 };
 
 class GoEngine {
@@ -75,6 +85,12 @@ class GoEngine {
   // the tree's root advances it (keeping that subtree), anything else restarts it.
   void set_position(const go::Position& pos);
   void play(go::Move m);  // advance the tree by a move played at its root
+
+  // The deep search (engine/go_deep.hpp): genmove hands its standard search to it, which
+  // may answer from the position database or search deeper. Without explicit limits or a
+  // clock the standard search then has the deep configuration's standard visits.
+  void attach_deep(std::shared_ptr<GoDeep> deep) { deep_ = std::move(deep); }
+  GoDeep* deep() const { return deep_.get(); }
 
   void set_clock(const GoClock& clock) { clock_ = clock; }
   const GoClock& clock() const { return clock_; }
@@ -109,6 +125,7 @@ class GoEngine {
   GoClock clock_;
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
+  std::shared_ptr<GoDeep> deep_;
 };
 
 // `kibitz bench --game go`: an empty board and a middle game on 9x9 and on 19x19, each

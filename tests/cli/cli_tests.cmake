@@ -114,3 +114,37 @@ kibitz_cli_test(gtp_help ARGS gtp --help MATCH "--visits.*--komi")
 add_test(NAME cli.gtp_pipe
   COMMAND sh -c "printf 'protocol_version\\nquit\\n' | \"$0\" gtp" $<TARGET_FILE:kibitz>)
 set_tests_properties(cli.gtp_pipe PROPERTIES LABELS "cli;unit" PASS_REGULAR_EXPRESSION "^= 2\n\n= \n\n$")
+# kibitz go db: a missing database is a one-line error (and is not created: the directory does
+# not exist either); bad options are usage errors.
+kibitz_cli_test(go_db_help ARGS go db --help MATCH "stats.*prune.*export")
+kibitz_cli_test(go_db_stats_missing ARGS go db stats --db /nonexistent/kibitz-go.db
+  MATCH "^kibitz: error: /nonexistent/kibitz-go.db: no such file\n$")
+kibitz_cli_test(go_db_stats_missing_status WILL_FAIL ARGS go db stats --db /nonexistent/kibitz-go.db)
+kibitz_cli_test(go_db_export_missing ARGS go db export --db /nonexistent/kibitz-go.db
+  MATCH "^kibitz: error: /nonexistent/kibitz-go.db: no such file\n$")
+kibitz_cli_test(go_db_prune_missing ARGS go db prune --db /nonexistent/kibitz-go.db
+  MATCH "^kibitz: error: /nonexistent/kibitz-go.db: no such file\n$")
+kibitz_cli_test(go_db_prune_bad_limit ARGS go db prune --max-contexts -1
+  MATCH "^kibitz: error: --max-contexts -1: must be 0 \\(no limit\\) or more\n$")
+kibitz_cli_test(go_db_export_not_sqlite ARGS go db export --db ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
+  MATCH "^kibitz: error: [^\n]*tune_sample.txt: not a SQLite database \\(file is not a database\\)\n$")
+# kibitz go selfplay / ingest and kibitz gtp --config: the deep search from the command line.
+kibitz_cli_test(go_help ARGS go --help MATCH "selfplay.*ingest.*db")
+kibitz_cli_test(go_selfplay_small ARGS go selfplay --moves 6 --config
+  ${CMAKE_CURRENT_LIST_DIR}/../data/go/deep_small.yaml --preset deeper
+  MATCH "Move 1: plays [A-J][1-9] \\[unc=[0-9.]+, DEEP, depth [12], [0-9]+ms\\].*Game 1 Statistics:.*Deep searches: [1-9].*game 1 moves 6 ")
+kibitz_cli_test(go_selfplay_no_deep ARGS go selfplay --moves 4 --no-deep --visits 50 --quiet
+  MATCH "^game 1 moves 4 standard 4 cached 0 deep 0 playouts [0-9]+ time_ms [0-9]+\n$")
+kibitz_cli_test(go_selfplay_bad_preset ARGS go selfplay --config
+  ${CMAKE_CURRENT_LIST_DIR}/../data/go/deep_small.yaml --preset blitz
+  MATCH "^kibitz: error: [^\n]*deep_small.yaml: no preset 'blitz' \\(the file has: deeper\\)\n$")
+kibitz_cli_test(go_selfplay_preset_without_config ARGS go selfplay --preset fast
+  MATCH "^kibitz: error: --preset fast needs --config")
+kibitz_cli_test(go_ingest_missing ARGS go ingest /nonexistent/games --db :memory:
+  MATCH "^kibitz: error: /nonexistent/games: no such file or directory\n$")
+kibitz_cli_test(gtp_bad_config ARGS gtp --config /nonexistent/go.yaml MATCH "^kibitz: error: [^\n]*go.yaml[^\n]*\n$")
+add_test(NAME cli.gtp_deep_genmove
+  COMMAND sh -c "printf 'boardsize 9\\ngenmove b\\nquit\\n' | \"$0\" gtp --config \"$1\" 2>/dev/null"
+  $<TARGET_FILE:kibitz> ${CMAKE_CURRENT_LIST_DIR}/../data/go/deep_small.yaml)
+set_tests_properties(cli.gtp_deep_genmove PROPERTIES LABELS "cli;unit"
+  PASS_REGULAR_EXPRESSION "^= \n\n= [A-J][1-9]\n\n= \n\n$")

@@ -56,6 +56,13 @@ int transform_point(int sq, int t, int size) {
   return point_of(x, y);
 }
 
+int inverse_transform(int t) {
+  // Transposing first and mirroring after: undoing it mirrors first, so when t transposes,
+  // the mirror bits swap axes.
+  if ((t & 1) == 0) return t;
+  return 1 | ((t & 2) << 1) | ((t & 4) >> 1);
+}
+
 namespace {
 // The distinct chains (by head) around a point: at most four.
 struct HeadSet {
@@ -169,10 +176,19 @@ std::uint64_t Position::key_for(int t) const {
   return k;
 }
 
-std::uint64_t Position::sym_hash() const {
+std::uint64_t Position::sym_hash() const { return key_for(canonical_transform()); }
+
+int Position::canonical_transform() const {
   std::uint64_t best = key_for(0);
-  for (int t = 1; t < kNumSymmetries; ++t) best = std::min(best, key_for(t));
-  return best;
+  int best_t = 0;
+  for (int t = 1; t < kNumSymmetries; ++t) {
+    const std::uint64_t k = key_for(t);
+    if (k < best) {
+      best = k;
+      best_t = t;
+    }
+  }
+  return best_t;
 }
 
 Position Position::transformed(int t) const {

@@ -93,6 +93,9 @@ std::string_view illegal_text(Illegal why);  // "occupied", "ko", ...
 // The 8 board symmetries: t in 0..7, bit 0 transposes (swaps x and y), then bit 1 mirrors x,
 // bit 2 mirrors y. Pass, resign and "no move" map to themselves.
 int transform_point(int sq, int t, int size);
+// The transform undoing t: transform_point(transform_point(sq, t, n), inverse_transform(t), n)
+// is sq.
+int inverse_transform(int t);
 inline Move transform_move(Move m, int t, int size) {
   return m.is_point() ? Move{static_cast<std::uint16_t>(transform_point(m.sq, t, size))} : m;
 }
@@ -135,6 +138,9 @@ class Position {
   // the transformed stones, side to move, ko point (transformed: it changes which moves are
   // legal) and pass state. Computed on demand, O(stones).
   std::uint64_t sym_hash() const;
+  // A transform t whose key is sym_hash() (the least t when several are): transformed(t) is
+  // the canonical orientation in which stored analyses (moves, policies) are kept.
+  int canonical_transform() const;
   // The position under transform t. The superko history cannot be transformed (it holds
   // hashes): the result remembers only its own current board.
   Position transformed(int t) const;

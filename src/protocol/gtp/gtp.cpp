@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <istream>
 #include <ostream>
 
@@ -106,6 +107,7 @@ Session::Session(std::istream& in, std::ostream& out, SessionOptions options)
       base_(rules_),
       position_(rules_) {
   in_.tie(nullptr);  // reads must not flush the output outside the lock (see uci.cpp)
+  if (options_.deep) engine_.attach_deep(options_.deep);
 }
 
 Session::~Session() { stop_analysis(); }
@@ -131,6 +133,11 @@ int Session::run() {
   while (std::getline(in_, line))
     if (!handle(line)) break;
   stop_analysis();  // the end of input is the last "next command"
+  if (options_.deep) {
+    std::fputs(options_.deep->stats_block("Deep search statistics").c_str(), stderr);
+    if (auto r = options_.deep->save_index(); !r)
+      logger().warn("position index: {}", r.error().message);
+  }
   return 0;
 }
 
@@ -188,10 +195,11 @@ void Session::log_decision(go::Color c, const engine::GoDecision& d) const {
   std::string pv;
   for (const go::Move m : r.pv) pv += " " + go::to_vertex(m, position_.size());
   logger().info(
-      "genmove {} -> {} ({}): visits {} playouts {} winrate {:.1f}% uncertainty {:.2f} "
+      "genmove {} -> {} ({}{}): visits {} playouts {} winrate {:.1f}% uncertainty {:.2f} "
       "{} ms pv{}",
-      c == go::kBlack ? "b" : "w", go::to_vertex(d.move, position_.size()), d.reason, r.root_visits,
-      r.playouts, 100.0 * r.value, r.uncertainty, r.time_ms, pv);
+      c == go::kBlack ? "b" : "w", go::to_vertex(d.move, position_.size()), d.reason,
+      d.deep ? fmt::format(", {}", engine::deep_source_text(d.source)) : std::string(),
+      r.root_visits, d.playouts, 100.0 * d.value, r.uncertainty, r.time_ms, pv);
 }
 
 Session::Reply Session::genmove(go::Color c, bool cleanup) {

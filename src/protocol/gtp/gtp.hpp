@@ -14,6 +14,7 @@
 // Scoring is Tromp-Taylor area without dead-stone removal: final_status_list reports every
 // stone alive (and none dead or in seki), which is what that score counts.
 #include <iosfwd>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/go_deep.hpp"
 #include "engine/go_engine.hpp"
 #include "games/go/board.hpp"
 
@@ -33,6 +35,9 @@ struct SessionOptions {
   int size = 19;
   double komi = 7.5;
   bool allow_files = true;  // loadsgf (off for the fuzzer, which must not open files)
+  // The deep search with its position database (kibitz gtp --config): genmove consults it,
+  // and the session's end prints its statistics block on stderr.
+  std::shared_ptr<engine::GoDeep> deep;
 };
 
 // The GTP preprocessing of one input line (section 3.1 of the spec).

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "api/concepts.hpp"
@@ -145,6 +146,18 @@ class Mcts {
 
   // The statistics of the current tree (as search() returns them).
   Result result() const;
+  // The same statistics for any node of the tree, from the view of the player to move there
+  // (values of its children are for that player); pv starts at the node. For the deep search
+  // that reads a child's uncertainty from the tree. Call between searches.
+  Result node_result(std::uint32_t node) const;
+  // The child of `node` reached by m, or kNoNode (not expanded, or no such move).
+  std::uint32_t child_of(std::uint32_t node, Move m) const;
+  // Prior knowledge from outside (retrieved analyses of similar positions): the root's priors
+  // become (1 - weight) * prior + weight * hint (the hint renormalised over the legal moves).
+  // Applied when the root is expanded, at once when it already is; an empty hint clears it.
+  // Kept until the next call (a new position keeps it too: clear it there). Call between
+  // searches.
+  void set_root_prior_hint(std::vector<std::pair<Move, float>> hint, double weight);
   const G& root_state() const { return *root_; }
   std::uint64_t root_visits() const;
   std::size_t nodes_used() const { return size_.load(std::memory_order_relaxed); }
@@ -165,6 +178,7 @@ class Mcts {
   };
   static constexpr std::uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2;
   static constexpr std::uint32_t kRoot = 0;  // the root is always the arena's first node
+  static constexpr std::uint32_t kNoNode = UINT32_MAX;
   std::span<const Node> nodes() const { return {nodes_.get(), nodes_used()}; }
 
  private:
@@ -177,6 +191,7 @@ class Mcts {
   void run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCallback* info);
   bool limit_reached(std::uint64_t ticket) const;
   void ensure_workers();
+  void blend_root_hint(std::span<const Move> moves, std::span<float> priors) const;
 
   MctsOptions options_;
   std::optional<G> root_;  // optional: G need not be default-constructible
@@ -200,6 +215,8 @@ class Mcts {
   std::uint64_t start_visits_ = 0;         // root visits when the search began
   std::uint64_t searches_ = 0;             // mixed into each search's worker seeds
   const TimeBudget* budget_ = nullptr;     // during a search: for result()'s time
+  std::vector<std::pair<Move, float>> root_hint_;
+  double root_hint_weight_ = 0.0;
 };
 
 }  // namespace kibitz::search

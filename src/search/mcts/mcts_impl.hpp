@@ -206,6 +206,7 @@ bool Mcts<G>::expand(std::uint32_t node, const G& state, Worker& w) {
       std::fill(pr, pr + count, uniform);
     }
   }
+  if (node == kRoot) blend_root_hint(std::span<const Move>(w.moves.data(), count), {pr, count});
   const auto player = static_cast<std::uint8_t>(state.current_player());
   for (std::size_t i = 0; i < count; ++i) {
     Node& c = nodes_[start + i];
@@ -467,10 +468,61 @@ typename Mcts<G>::Result Mcts<G>::search(TimeBudget& budget, const InfoCallback*
 
 template <class G>
 requires Game<G>
-typename Mcts<G>::Result Mcts<G>::result() const {
+typename Mcts<G>::Result Mcts<G>::result() const { return node_result(kRoot); }
+
+template <class G>
+requires Game<G> std::uint32_t Mcts<G>::child_of(std::uint32_t node, Move m)
+const {
+  const Node& n = nodes_[node];
+  if (std::atomic_ref<std::uint8_t>(const_cast<std::uint8_t&>(n.state))
+          .load(std::memory_order_acquire) != kExpanded)
+    return kNoNode;
+  for (std::uint32_t c = n.first_child; c < n.first_child + n.num_children; ++c)
+    if (nodes_[c].move == m) return c;
+  return kNoNode;
+}
+
+template <class G>
+requires Game<G>
+void Mcts<G>::set_root_prior_hint(std::vector<std::pair<Move, float>> hint, double weight) {
+  root_hint_ = std::move(hint);
+  root_hint_weight_ = std::clamp(weight, 0.0, 1.0);
+  Node& r = nodes_[kRoot];
+  if (r.state != kExpanded || root_hint_.empty()) return;
+  // Already expanded (a reused tree): blend into the children's priors now.
+  std::vector<float> pr(r.num_children);
+  for (std::uint32_t i = 0; i < r.num_children; ++i) pr[i] = nodes_[r.first_child + i].prior;
+  std::vector<Move> moves(r.num_children);
+  for (std::uint32_t i = 0; i < r.num_children; ++i) moves[i] = nodes_[r.first_child + i].move;
+  blend_root_hint(moves, pr);
+  for (std::uint32_t i = 0; i < r.num_children; ++i) nodes_[r.first_child + i].prior = pr[i];
+}
+
+template <class G>
+requires Game<G>
+void Mcts<G>::blend_root_hint(std::span<const Move> moves, std::span<float> pr) const {
+  if (root_hint_.empty() || root_hint_weight_ <= 0.0) return;
+  // The hint is renormalised over the legal moves (moves it names that are not legal here
+  // are dropped); with no mass left on legal moves the priors stay as they are.
+  std::vector<float> h(moves.size(), 0.0f);
+  float total = 0.0f;
+  for (const auto& [m, w] : root_hint_)
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (moves[i] == m && w > 0.0f && std::isfinite(w)) {
+        h[i] += w;
+        total += w;
+      }
+  if (total <= 0.0f) return;
+  const auto a = static_cast<float>(root_hint_weight_);
+  for (std::size_t i = 0; i < moves.size(); ++i) pr[i] = (1.0f - a) * pr[i] + a * h[i] / total;
+}
+
+template <class G>
+requires Game<G>
+typename Mcts<G>::Result Mcts<G>::node_result(std::uint32_t node) const {
   using mcts_detail::load;
   Result res;
-  const Node& root = nodes_[kRoot];
+  const Node& root = nodes_[node];
   res.root_visits = load(root.visits);
   res.nodes = nodes_used();
   res.playouts = done_.load(std::memory_order_relaxed);

@@ -244,3 +244,57 @@ TEST(MctsUncertainty, ZeroWithOneMoveAndOneBeforeSearching) {
 
 }  // namespace
 }  // namespace kibitz::search
+
+namespace kibitz::search {
+namespace {
+
+// Priors from outside: (1 - w) * prior + w * hint renormalised over the legal moves, at
+// expansion and on an already expanded root; moves the hint names that are not legal drop.
+TEST(MctsRootHint, BlendsIntoTheRootPriors) {
+  std::array<double, OneShot::kMaxMoves> outcome{};
+  Mcts<OneShot> fresh(OneShot(outcome), with_playouts(1));
+  fresh.set_root_prior_hint({{3, 3.0f}, {7, 1.0f}}, 0.5);
+  fresh.search();
+  const auto nodes = fresh.nodes();
+  const auto& root = nodes[Mcts<OneShot>::kRoot];
+  ASSERT_EQ(root.num_children, OneShot::kMaxMoves);
+  const float uniform = 1.0f / OneShot::kMaxMoves;
+  for (std::uint32_t c = root.first_child; c < root.first_child + root.num_children; ++c) {
+    const auto m = nodes[c].move;
+    const float want = 0.5f * uniform + (m == 3 ? 0.375f : m == 7 ? 0.125f : 0.0f);
+    EXPECT_NEAR(nodes[c].prior, want, 1e-6f) << int(m);
+  }
+  // Already expanded: blended at once. A hint on no legal move changes nothing.
+  Mcts<OneShot> reused(OneShot(outcome), with_playouts(1));
+  reused.search();
+  reused.set_root_prior_hint({{5, 1.0f}}, 1.0);
+  const auto n2 = reused.nodes();
+  for (std::uint32_t c = n2[0].first_child; c < n2[0].first_child + n2[0].num_children; ++c)
+    EXPECT_NEAR(n2[c].prior, n2[c].move == 5 ? 1.0f : 0.0f, 1e-6f);
+  Mcts<OneShot> none(OneShot(outcome), with_playouts(1));
+  none.set_root_prior_hint({{200, 1.0f}}, 0.9);
+  none.search();
+  for (std::uint32_t c = none.nodes()[0].first_child;
+       c < none.nodes()[0].first_child + none.nodes()[0].num_children; ++c)
+    EXPECT_NEAR(none.nodes()[c].prior, uniform, 1e-6f);
+}
+
+// node_result at the root is result(); at a child it reports the child's children for the
+// player to move there (tic-tac-toe: after X's winning threat, O's only block stands out).
+TEST(MctsNodeResult, ChildStatisticsFromTheMoversView) {
+  Mcts<TicTacToe> m(ttt({0, 4, 1}), with_playouts(4000));  // X threatens 2; O to move
+  const auto r = m.search();
+  const auto at_root = m.node_result(Mcts<TicTacToe>::kRoot);
+  EXPECT_EQ(at_root.best, r.best);
+  EXPECT_EQ(at_root.root_visits, r.root_visits);
+  EXPECT_EQ(r.best, 2);
+  const auto child = m.child_of(Mcts<TicTacToe>::kRoot, 2);
+  ASSERT_NE(child, Mcts<TicTacToe>::kNoNode);
+  const auto cr = m.node_result(child);
+  EXPECT_EQ(cr.root_visits, static_cast<std::uint64_t>(r.moves.front().visits));
+  EXPECT_FALSE(cr.moves.empty());
+  EXPECT_EQ(m.child_of(Mcts<TicTacToe>::kRoot, 0), Mcts<TicTacToe>::kNoNode);  // occupied
+}
+
+}  // namespace
+}  // namespace kibitz::search
