@@ -34,6 +34,9 @@ struct GoDeepConfig {
   // Under a clock or a fixed move time, all deep work of a move stops at this many times the
   // move's own budget.
   double time_factor = 4.0;
+  // Under a game clock the standard search has this share of the move's budget: the time a
+  // certain position does not use pays for the deep searches of uncertain ones.
+  double standard_time_share = 0.5;
   std::string db_path = "kibitz-go.db";  // database.path ("" or ":memory:": not kept)
   store::ContextPolicy contexts;         // context_selection
   bool ann_enabled = true;               // ann.enabled: index positions, allow hints

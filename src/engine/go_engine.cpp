@@ -142,7 +142,12 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
     o.max_visits = deep_->config().standard_visits;  // the deep search's standard search
     mcts_.set_options(o);
   }
-  if (move_ms > 0) budget.start(move_ms, move_ms);
+  // Under a clock with the deep search, the standard search has its share of the move's time.
+  std::int64_t standard_ms = move_ms;
+  if (deep_ && has_clock && limits.movetime_ms <= 0 && move_ms > 0)
+    standard_ms = std::max<std::int64_t>(
+        10, static_cast<std::int64_t>(deep_->config().standard_time_share * move_ms));
+  if (move_ms > 0) budget.start(standard_ms, standard_ms);
   d.result = run_search(budget, info);
   const Result& r = d.result;
   if (r.moves.empty()) {

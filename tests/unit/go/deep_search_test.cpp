@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/rng.hpp"
@@ -11,6 +12,7 @@
 #include "engine/go_engine.hpp"
 #include "engine/go_tools.hpp"
 #include "games/go/search_traits.hpp"
+#include "games/go/sgf.hpp"
 #include "search/mcts/mcts.hpp"
 #include "unit/go/go_test_util.hpp"
 
@@ -281,6 +283,70 @@ TEST(GoDeep, EngineWithDeepSearchPlaysLegalMoves) {
     engine.play(d.move);
   }
   EXPECT_EQ(engine.deep()->stats().moves.load(), 4u);
+}
+
+// Ingestion: every position of a record's main line is searched and (with --all) stored with
+// the record's move; a file that is not SGF is skipped with a line naming it.
+TEST(GoDeep, IngestStoresTheRecordsMoves) {
+  const auto dir = std::filesystem::path(temp_db("ingest")).parent_path() / "games";
+  std::filesystem::create_directories(dir);
+  go::GameRecord rec;
+  rec.size = 9;
+  rec.komi = 7;
+  const Position end = asymmetric_position(17, 12);
+  {
+    Position p(go::Rules{.size = 9, .komi = 7});
+    Rng rng(17);
+    for (int i = 0; i < 12; ++i) {
+      const Move m = go::playout_move(p, rng);
+      rec.moves.emplace_back(p.to_move(), m);
+      p.apply(m);
+    }
+    ASSERT_EQ(p.hash(), end.hash());
+  }
+  std::ofstream(dir / "game.sgf") << go::write_sgf(rec);
+  std::ofstream(dir / "broken.sgf") << "(;GM[1]SZ[9];B[zz";
+  std::ofstream(dir / "notes.txt") << "not a record";  // not *.sgf: not read
+
+  GoDeepConfig c = small_config();
+  auto deep = GoDeep::open(c);
+  ASSERT_TRUE(deep);
+  GoIngestOptions o;
+  o.paths = {dir.string()};
+  o.visits = 50;
+  o.all = true;
+  o.progress = false;
+  auto r = run_go_ingest(o, **deep);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->files, 2);
+  EXPECT_EQ(r->games, 1);
+  ASSERT_EQ(r->errors.size(), 1u);
+  EXPECT_NE(r->errors[0].find("broken.sgf"), std::string::npos) << r->errors[0];
+  EXPECT_EQ(r->positions, 12);
+  EXPECT_EQ(r->stored, 12);
+  EXPECT_EQ(r->new_positions, 12);
+  // Every position answers with the record's next move, in any orientation (on a symmetric
+  // board, such as the empty one, with a move equivalent to it: the same position follows).
+  Position p(go::Rules{.size = 9, .komi = 7});
+  for (const auto& [colour, m] : rec.moves) {
+    Position next = p;
+    next.apply(m);
+    for (int t : {0, 5}) {
+      Position q = p.transformed(t);
+      const auto hit = (*deep)->cache().lookup(q);
+      ASSERT_TRUE(hit);
+      ASSERT_TRUE(q.is_legal(hit->move));
+      q.apply(hit->move);
+      EXPECT_EQ(q.sym_hash(), next.sym_hash());
+    }
+    p = next;
+  }
+  auto stats = (*deep)->db().stats();
+  ASSERT_TRUE(stats);
+  EXPECT_EQ(stats->ingested_contexts, 12);
+  auto missing = go_sgf_files({(dir / "nothing-here").string()});
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("no such file or directory"), std::string::npos);
 }
 
 // configs/go.yaml holds the built-in defaults; presets override what they name.
