@@ -38,7 +38,7 @@ const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& g
       {"rag_query", {"uncertainty_threshold"}},
       {"deep_search",
        {"enabled", "threshold_offset", "workers", "threads", "time_factor", "standard_time_share",
-        "robust_fraction"}},
+        "continue_tree", "robust_fraction"}},
       {"deep_mcts",
        {"max_visits", "policy_convergence_threshold", "value_convergence_threshold",
         "convergence_check_visits"}},
@@ -151,6 +151,7 @@ Result<GoDeepConfig> load_go_config(const Config& c, std::string_view preset) {
                    r.number("deep_search.threads", d.threads),
                    r.number("deep_search.time_factor", g.time_factor),
                    r.number("deep_search.standard_time_share", g.standard_time_share),
+                   r.flag("deep_search.continue_tree", g.continue_tree),
                    r.number("deep_search.robust_fraction", d.robust_fraction),
                    r.number("deep_mcts.max_visits", d.deep_visits),
                    r.number("deep_mcts.policy_convergence_threshold", d.policy_convergence),
@@ -493,11 +494,11 @@ int GoDeep::depth_for(double seconds_left) const {
 search::DeepAnalysis<Move> GoDeep::decide(const Position& pos,
                                           const search::MctsResult<Move>& standard,
                                           TimeBudget& budget, double seconds_left,
-                                          std::int64_t started_ms) {
+                                          std::int64_t started_ms, search::Mcts<Position>* tree) {
   const int n = pos.size();
   prepare(n);
   const int depth = config_.enabled ? depth_for(seconds_left) : -1;
-  auto a = search_->decide(pos, standard, budget, depth);
+  auto a = search_->decide(pos, standard, budget, depth, config_.continue_tree ? tree : nullptr);
   if (log_) {
     std::string how = deep_source_text(a.source);
     if (a.source == search::DeepSource::kCached) how = fmt::format("CACHED({})", a.contexts);

@@ -37,6 +37,10 @@ struct GoDeepConfig {
   // Under a game clock the standard search has this share of the move's budget: the time a
   // certain position does not use pays for the deep searches of uncertain ones.
   double standard_time_share = 0.5;
+  // The root's deep search continues the engine's own tree (its standard visits count, and the
+  // deep statistics stay for the next moves) instead of a fresh tree. Off by default: measured
+  // no better at equal time (BENCHMARKS.md), and a fresh tree lets a game replay from the cache.
+  bool continue_tree = false;
   std::string db_path = "kibitz-go.db";  // database.path ("" or ":memory:": not kept)
   store::ContextPolicy contexts;         // context_selection
   bool ann_enabled = true;               // ann.enabled: index positions, allow hints
@@ -123,7 +127,8 @@ class GoDeep {
   search::DeepAnalysis<go::Move> decide(const go::Position& pos,
                                         const search::MctsResult<go::Move>& standard,
                                         TimeBudget& budget, double seconds_left,
-                                        std::int64_t started_ms);
+                                        std::int64_t started_ms,
+                                        search::Mcts<go::Position>* tree = nullptr);
   // The seed's statistics block.
   std::string stats_block(std::string_view title) const;
   Result<void> save_index();

@@ -170,7 +170,7 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
                                                             : -1.0;
     budget_.store(&deep_budget);
     if (stop_requested_.load()) deep_budget.request_stop();
-    const auto a = deep_->decide(pos, r, deep_budget, seconds_left, budget.elapsed_ms());
+    const auto a = deep_->decide(pos, r, deep_budget, seconds_left, budget.elapsed_ms(), &mcts_);
     budget_.store(nullptr);
     d.deep = true;
     d.source = a.source;

@@ -138,11 +138,17 @@ class DeepSearch {
   // standard search's uncertainty. `max_depth` overrides options().max_recursion_depth (the
   // adaptive depth; -1: the option). The budget's hard limit bounds all the deep work (a
   // deep search cut short still gives its best answer; children not started are skipped).
-  Analysis decide(const G& pos, const Result& standard, TimeBudget& budget, int max_depth = -1);
+  // `tree` (optional): the tree the standard search ran on (its root is pos); the root's deep
+  // search then continues it instead of starting afresh, so the standard visits count and the
+  // deep statistics stay in the caller's tree for the moves after.
+  Analysis decide(const G& pos, const Result& standard, TimeBudget& budget, int max_depth = -1,
+                  Mcts<G>* tree = nullptr);
 
   // A deep search of `pos` at recursion level `depth` (< max_depth recurses into children),
   // without a cache lookup for `pos` itself. Public for tests and benchmarks.
-  Analysis deep(const G& pos, int depth, int max_depth, TimeBudget& budget);
+  // `tree` (optional) as for decide(); a prior hint given to it is cleared again at the end.
+  Analysis deep(const G& pos, int depth, int max_depth, TimeBudget& budget,
+                Mcts<G>* tree = nullptr);
 
  private:
   // The child's uncertainty: from the tree when the child has standard_visits there, else

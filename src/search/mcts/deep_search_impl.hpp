@@ -83,7 +83,7 @@ requires Game<G>
 typename DeepSearch<G, Cache>::Analysis DeepSearch<G, Cache>::decide(const G& pos,
                                                                      const Result& standard,
                                                                      TimeBudget& budget,
-                                                                     int max_depth) {
+                                                                     int max_depth, Mcts<G>* tree) {
   const int max_d = max_depth >= 0 ? max_depth : options_.max_recursion_depth;
   Analysis a;
   a.result = standard;
@@ -123,7 +123,7 @@ typename DeepSearch<G, Cache>::Analysis DeepSearch<G, Cache>::decide(const G& po
     return a;
   }
   stats_.deep_searches.fetch_add(1);
-  Analysis d = deep(pos, 0, max_d, budget);
+  Analysis d = deep(pos, 0, max_d, budget, tree);
   d.uncertainty = u;
   d.playouts += standard.playouts;
   const StoreOutcome so = cache_.store(pos, d, 0);
@@ -164,7 +164,8 @@ template <class G, class Cache>
 requires Game<G>
 typename DeepSearch<G, Cache>::Analysis DeepSearch<G, Cache>::deep(const G& pos, int depth,
                                                                    int max_depth,
-                                                                   TimeBudget& budget) {
+                                                                   TimeBudget& budget,
+                                                                   Mcts<G>* given) {
   Analysis a;
   a.depth = a.deepest = depth;
   a.source = DeepSource::kDeep;
@@ -178,14 +179,34 @@ typename DeepSearch<G, Cache>::Analysis DeepSearch<G, Cache>::deep(const G& pos,
   o.seed = deep_detail::mix(options_.seed ^ pos.hash() ^ static_cast<std::uint64_t>(depth));
   o.max_nodes =
       std::min<std::size_t>(o.max_nodes, options_.deep_visits * options_.nodes_per_visit + 4096);
-  Mcts<G> tree(pos, o);
+  std::optional<Mcts<G>> own;
+  if (given) {
+    o = given->options();  // its threads, arena and seed stay
+    o.max_playouts = 0;
+    o.info_interval_ms = 0;
+  } else {
+    own.emplace(pos, o);
+  }
+  Mcts<G>& tree = given ? *given : *own;
+  struct ClearHint {
+    Mcts<G>* t;
+    ~ClearHint() {
+      if (t) t->set_root_prior_hint({}, 0.0);
+    }
+  } clear_hint{given};
   if (options_.ann_blend_weight > 0) {
-    // The hint needs a first view of the position: a standard-size search of its own tree.
-    o.max_visits = std::min(options_.standard_visits, options_.deep_visits);
-    tree.set_options(o);
-    TimeBudget b;
-    if (!budget.is_unlimited()) b.start(budget.remaining_ms(), budget.remaining_ms());
-    const Result first = tree.search(b);
+    // The hint needs a first view of the position: a standard-size search (the caller's
+    // tree has had one).
+    Result first;
+    if (given) {
+      first = tree.result();
+    } else {
+      o.max_visits = std::min(options_.standard_visits, options_.deep_visits);
+      tree.set_options(o);
+      TimeBudget b;
+      if (!budget.is_unlimited()) b.start(budget.remaining_ms(), budget.remaining_ms());
+      first = tree.search(b);
+    }
     auto hint = cache_.similar(pos, first);
     if (!hint.empty()) {
       tree.set_root_prior_hint(std::move(hint), options_.ann_blend_weight);

@@ -199,6 +199,9 @@ TEST(GoDeep, SecondRunHitsTheCacheAndSearchesLess) {
   const std::string db = temp_db("rerun");
   GoDeepConfig c = small_config(db);
   c.deep.max_recursion_depth = 1;
+  // A deep search that continues the engine's tree changes the trees of the moves after it,
+  // which a cache hit does not: the same game replays only with fresh deep trees (the default).
+  c.continue_tree = false;
   GoSelfplayOptions o;
   o.moves = 12;
   o.size = 9;
@@ -283,6 +286,33 @@ TEST(GoDeep, EngineWithDeepSearchPlaysLegalMoves) {
     engine.play(d.move);
   }
   EXPECT_EQ(engine.deep()->stats().moves.load(), 4u);
+}
+
+// The root's deep search continues the engine's tree: the standard search's visits count
+// towards deep_mcts.max_visits, where a fresh tree searches them all again.
+TEST(GoDeep, RootDeepSearchContinuesTheEnginesTree) {
+  std::uint64_t playouts[2] = {0, 0};
+  for (bool cont : {false, true}) {
+    GoDeepConfig c = small_config();
+    c.deep.uncertainty_threshold = 0;  // every move goes to the deep search
+    c.deep.top_children = 0;           // the root's own deep search only
+    c.continue_tree = cont;
+    auto deep = GoDeep::open(c);
+    ASSERT_TRUE(deep);
+    (*deep)->set_log(nullptr, false);
+    GoEngine engine;
+    engine.attach_deep(std::move(*deep));
+    go::Rules rules;
+    rules.size = 9;
+    engine.new_game(rules);
+    const GoDecision d = engine.genmove(Position(rules), {});
+    ASSERT_TRUE(d.deep);
+    EXPECT_EQ(d.result.root_visits, 100u);
+    playouts[cont] = d.playouts;
+  }
+  // 100 standard + 300 fresh deep visits, or 100 + 200 more in the same tree.
+  EXPECT_NEAR(static_cast<double>(playouts[0]), 400.0, 4.0);
+  EXPECT_NEAR(static_cast<double>(playouts[1]), 300.0, 4.0);
 }
 
 // Ingestion: every position of a record's main line is searched and (with --all) stored with
@@ -372,6 +402,8 @@ TEST(GoDeepConfigFile, DefaultsAndPresets) {
   EXPECT_EQ(c->db_path, d.db_path);
   EXPECT_EQ(c->adaptive, d.adaptive);
   EXPECT_DOUBLE_EQ(c->time_factor, d.time_factor);
+  EXPECT_DOUBLE_EQ(c->standard_time_share, d.standard_time_share);
+  EXPECT_EQ(c->continue_tree, d.continue_tree);
 
   auto fast = load_go_config_file(path, "fast");
   ASSERT_TRUE(fast);
