@@ -265,17 +265,21 @@ TEST(GoDeep, SimilarPositionsGivePriorHintsWhenSwitchedOn) {
   }
 }
 
+// An engine on a new game with a silent deep search of config c attached.
+void start_deep_engine(GoEngine& engine, const GoDeepConfig& c, const go::Rules& rules) {
+  auto deep = GoDeep::open(c);
+  ASSERT_TRUE(deep) << deep.error().message;
+  (*deep)->set_log(nullptr, false);
+  engine.attach_deep(std::move(*deep));
+  engine.new_game(rules);
+}
+
 TEST(GoDeep, EngineWithDeepSearchPlaysLegalMoves) {
   GoDeepConfig c = small_config();
   c.deep.uncertainty_threshold = 0;  // every move goes to the deep search
-  auto deep = GoDeep::open(c);
-  ASSERT_TRUE(deep);
-  (*deep)->set_log(nullptr, false);
+  const go::Rules rules{.size = 9};
   GoEngine engine;
-  engine.attach_deep(std::move(*deep));
-  go::Rules rules;
-  rules.size = 9;
-  engine.new_game(rules);
+  start_deep_engine(engine, c, rules);
   Position p(rules);
   for (int i = 0; i < 4; ++i) {
     const GoDecision d = engine.genmove(p, {});
@@ -297,14 +301,9 @@ TEST(GoDeep, RootDeepSearchContinuesTheEnginesTree) {
     c.deep.uncertainty_threshold = 0;  // every move goes to the deep search
     c.deep.top_children = 0;           // the root's own deep search only
     c.continue_tree = cont;
-    auto deep = GoDeep::open(c);
-    ASSERT_TRUE(deep);
-    (*deep)->set_log(nullptr, false);
+    const go::Rules rules{.size = 9};
     GoEngine engine;
-    engine.attach_deep(std::move(*deep));
-    go::Rules rules;
-    rules.size = 9;
-    engine.new_game(rules);
+    start_deep_engine(engine, c, rules);
     const GoDecision d = engine.genmove(Position(rules), {});
     ASSERT_TRUE(d.deep);
     EXPECT_EQ(d.result.root_visits, 100u);
