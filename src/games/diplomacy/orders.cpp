@@ -536,7 +536,10 @@ Result<Order> check_order(const Map& map, const State& s, PowerId power, const O
         if (!can_reach(map, *u, t))
           return fail("{} cannot reach {}, so cannot support a move there",
                       map.location_name(u->location), map.abbr(t));
-        o.target = map.location(t);  // a support names the province, whatever the coast
+        // A support names the province; a coast written in it must match the move's coast
+        // (DATC 6.B.9), so a coast of t is kept and the adjudicator compares it.
+        if (map.coast_of(o.target) == Coast::kNone || map.province_of(o.target) != t)
+          o.target = map.location(t);
         return o;
       }
       // Convoy.

@@ -292,7 +292,8 @@ TEST(DiplomacyValidation, CoastsAndConvoys) {
   EXPECT_EQ(check(s, "England", "F LYO - SPA"), "ok: F LYO - SPA/SC");
   EXPECT_EQ(check(s, "England", "F LYO - SPA/NC"),
             "a fleet from lyo reaches spa on another coast, not spa/nc");
-  EXPECT_EQ(check(s, "England", "F GAS S F MAO - SPA/SC"), "ok: F GAS S F MAO - SPA");
+  EXPECT_EQ(check(s, "England", "F GAS S F MAO - SPA/SC"), "ok: F GAS S F MAO - SPA/SC");
+  EXPECT_EQ(check(s, "England", "F GAS S F MAO - SPA"), "ok: F GAS S F MAO - SPA");
   EXPECT_EQ(check(s, "England", "A LON - NWY"), "ok: A LON - NWY");  // by convoy through nth
   EXPECT_EQ(check(s, "England", "A YOR - NWY VIA"), "ok: A YOR - NWY VIA");
   EXPECT_EQ(check(s, "England", "A LON - YOR VIA"), "ok: A LON - YOR VIA");
