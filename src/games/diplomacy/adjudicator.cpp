@@ -111,6 +111,12 @@ int Adjudicator::hold_strength(ProvinceId p) {
   return 1 + support_count(j, kNoPower);
 }
 
+bool Adjudicator::dislodged(ProvinceId p) {
+  for (int k = move_head_[p]; k >= 0; k = move_next_[k])
+    if (resolve(k)) return true;
+  return false;
+}
+
 bool Adjudicator::adjudicate(int i) {
   const Order& o = order_[i];
   switch (o.type) {
@@ -135,14 +141,10 @@ bool Adjudicator::adjudicate(int i) {
         if (convoyed_[k] && !path(k)) continue;
         return false;  // cut
       }
-      for (int k = move_head_[src_[i]]; k >= 0; k = move_next_[k])
-        if (resolve(k)) return false;  // dislodged
-      return true;
+      return !dislodged(src_[i]);
     }
     default:  // hold, convoy: succeeds when the unit is not dislodged
-      for (int k = move_head_[src_[i]]; k >= 0; k = move_next_[k])
-        if (resolve(k)) return false;
-      return true;
+      return !dislodged(src_[i]);
   }
 }
 
@@ -171,12 +173,16 @@ bool Adjudicator::backup_rule(int old_count) {
   return progress;
 }
 
+void Adjudicator::add_dependency(int i, int from) {
+  for (int d = from; d < dep_count_; ++d)
+    if (deps_[d] == i) return;
+  deps_[dep_count_++] = i;
+}
+
 bool Adjudicator::resolve(int i) {
   if (status_[i] == Status::kResolved) return result_[i];
   if (status_[i] == Status::kGuessing) {
-    bool listed = false;
-    for (int d = 0; d < dep_count_ && !listed; ++d) listed = deps_[d] == i;
-    if (!listed) deps_[dep_count_++] = i;
+    add_dependency(i, 0);
     return result_[i];
   }
   const int old_count = dep_count_;
@@ -192,9 +198,7 @@ bool Adjudicator::resolve(int i) {
   }
   if (deps_[old_count] != i) {
     // Depends on the guess of another order further up: stay a guess, listed.
-    bool listed = false;
-    for (int d = old_count; d < dep_count_ && !listed; ++d) listed = deps_[d] == i;
-    if (!listed) deps_[dep_count_++] = i;
+    add_dependency(i, old_count);
     result_[i] = first;
     return first;
   }
@@ -213,9 +217,7 @@ bool Adjudicator::resolve(int i) {
   }
   // Both guesses consistent, or neither: the backup rule decides, then resolve again.
   // The cycle's members are the dependencies of the second try; i itself is among them.
-  bool listed = false;
-  for (int d = old_count; d < dep_count_ && !listed; ++d) listed = deps_[d] == i;
-  if (!listed) deps_[dep_count_++] = i;
+  add_dependency(i, old_count);
   if (!backup_rule(old_count) && status_[i] != Status::kResolved) {
     // Nothing left for the backup rule to change (cannot happen on the standard rules'
     // paradoxes; a guard against looping): the order fails.
@@ -390,8 +392,6 @@ void Adjudicator::resolve_movement(const State& s, std::span<const Order> orders
     if (head_to_head(i) && result_[opponent(i)]) continue;  // lost a head-to-head battle
     out.standoff.set(t);
   }
-  for (int p = 0; p < np; ++p)
-    if (out.standoff.test(p) && next.units[p].exists()) out.standoff.reset(p);
 
   // Phase: a retreat phase when someone was dislodged; otherwise spring goes to fall and fall
   // to the winter adjustment (taking the supply centres the units stand on).

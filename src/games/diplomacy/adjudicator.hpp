@@ -56,6 +56,10 @@ class Adjudicator {
   enum class Status : std::uint8_t { kUnresolved, kGuessing, kResolved };
 
   bool resolve(int i);
+  // Lists order i among the orders that depend on a guess (once, searching from `from`).
+  void add_dependency(int i, int from);
+  // Whether some move into p succeeds (the unit in p, if any, is dislodged).
+  bool dislodged(ProvinceId p);
   bool adjudicate(int i);
   bool backup_rule(int old_count);  // false when it changed nothing
   bool path(int i);
