@@ -1,5 +1,7 @@
 #include "games/diplomacy/adjudicator.hpp"
 
+#include "games/diplomacy/phases.hpp"
+
 namespace kibitz::diplomacy {
 
 namespace {
@@ -364,7 +366,9 @@ void Adjudicator::resolve_movement(const State& s, std::span<const Order> orders
       const int j = order_at_[t];
       if (j >= 0 && !(is_move(order_[j]) && result_[j])) {
         out.dislodged.set(t);
-        out.attacker_from[t] = src_[i];
+        // A unit dislodged by a convoyed army may retreat to where the army came from (DATC
+        // 4.A.5, 6.H.11): there is no province it is barred from.
+        out.attacker_from[t] = convoyed_[i] ? kNoProvince : src_[i];
       }
     }
   }
@@ -393,19 +397,15 @@ void Adjudicator::resolve_movement(const State& s, std::span<const Order> orders
     out.standoff.set(t);
   }
 
-  // Phase: a retreat phase when someone was dislodged; otherwise spring goes to fall and fall
-  // to the winter adjustment (taking the supply centres the units stand on).
+  // Phase: a retreat phase when someone was dislodged; otherwise spring goes to fall, and the
+  // fall ends with the ownership update (phases.hpp).
   if (out.dislodged.any()) {
     next.contested = out.standoff;
     next.phase.type = PhaseType::kRetreat;
   } else if (s.phase.season == Season::kSpring) {
     next.phase.season = Season::kFall;
   } else {
-    for (int p = 0; p < np; ++p)
-      if (m.is_supply_centre(static_cast<ProvinceId>(p)) && next.units[p].exists())
-        next.owner[p] = next.units[p].power;
-    next.phase.season = Season::kWinter;
-    next.phase.type = PhaseType::kAdjustment;
+    finish_fall(m, next);
   }
 }
 

@@ -34,7 +34,8 @@ struct MovementResult {
   // Whether each order succeeded: a move moved, a support was given (not cut, not
   // dislodged), a convoy's fleet was not dislodged, a hold's unit was not dislodged.
   std::array<bool, 2 * kMaxProvinces> succeeded{};
-  // Units dislodged, by the province they stood in, and where their attacker came from.
+  // Units dislodged, by the province they stood in, and where their attacker came from
+  // (kNoProvince when it came by convoy: the unit may retreat there).
   ProvinceSet dislodged;
   std::array<ProvinceId, kMaxProvinces> attacker_from{};
   // Provinces some unit tried to enter, none did, and that are empty after the phase.

@@ -203,9 +203,9 @@ TEST(DiplomacyAdjudicator, MathOfAdjudicationFigure10) {
   EXPECT_TRUE(c.result.dislodged.test(prov("ska")));
 }
 
-// The fall movement phase without dislodgements goes to the winter adjustment and takes the
-// centres the units stand on.
-TEST(DiplomacyAdjudicator, FallWithoutDislodgementsGoesToWinter) {
+// The fall movement phase without dislodgements ends the year: the units take the centres they
+// stand on, and the winter is played only when someone has a build or a disband to make.
+TEST(DiplomacyAdjudicator, FallWithoutDislodgementsTakesCentres) {
   Case c;
   c.state.phase = Phase{Season::kFall, PhaseType::kMovement, 1901};
   place(c.state, kFra, UnitType::kArmy, *sm().find_location("bur"));
@@ -213,8 +213,13 @@ TEST(DiplomacyAdjudicator, FallWithoutDislodgementsGoesToWinter) {
   MovementResult r;
   resolve_movement(sm(), c.state, std::vector<Order>{o}, r);
   EXPECT_TRUE(r.succeeded[0]);
-  EXPECT_EQ(r.next.phase, (Phase{Season::kWinter, PhaseType::kAdjustment, 1901}));
   EXPECT_EQ(r.next.owner[prov("bel")], kFra);
+  // One centre, one unit: nothing to adjust, straight to the next spring.
+  EXPECT_EQ(r.next.phase, (Phase{Season::kSpring, PhaseType::kMovement, 1902}));
+  // Owning Paris as well (empty, a home centre): a build, so the winter is played.
+  c.state.owner[prov("par")] = kFra;
+  resolve_movement(sm(), c.state, std::vector<Order>{o}, r);
+  EXPECT_EQ(r.next.phase, (Phase{Season::kWinter, PhaseType::kAdjustment, 1901}));
 }
 
 // Random orders from the opening on: resolution terminates, is repeatable with a reused
