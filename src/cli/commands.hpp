@@ -29,6 +29,7 @@ Runner add_gomoku(CLI::App& root);
 Runner add_gtp(CLI::App& root);
 Runner add_hearts(CLI::App& root);
 Runner add_go(CLI::App& root);
+Runner add_diplomacy(CLI::App& root);
 // `go db stats|prune|export` under the `go` command (src/cli/go.cpp runs it when chosen).
 Runner add_go_db(CLI::App& go_cmd);
 

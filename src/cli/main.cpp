@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
       {"selfplay", cli::add_selfplay(app)}, {"match", cli::add_match(app)},
       {"gomocup", cli::add_gomocup(app)},   {"gomoku", cli::add_gomoku(app)},
       {"gtp", cli::add_gtp(app)},           {"hearts", cli::add_hearts(app)},
-      {"go", cli::add_go(app)},
+      {"go", cli::add_go(app)},             {"diplomacy", cli::add_diplomacy(app)},
   };
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.

@@ -148,3 +148,62 @@ add_test(NAME cli.gtp_deep_genmove
   $<TARGET_FILE:kibitz> ${CMAKE_CURRENT_LIST_DIR}/../data/go/deep_small.yaml)
 set_tests_properties(cli.gtp_deep_genmove PROPERTIES LABELS "cli;unit"
   PASS_REGULAR_EXPRESSION "^= \n\n= [A-J][1-9]\n\n= \n\n$")
+# kibitz diplomacy adjudicate and datc (src/cli/diplomacy_rules.cpp).
+set(KIBITZ_DIPLOMACY_DATA ${CMAKE_CURRENT_LIST_DIR}/../data/diplomacy)
+kibitz_cli_test(diplomacy_adjudicate ARGS diplomacy adjudicate
+  ${KIBITZ_DIPLOMACY_DATA}/adjudicate_state.json ${KIBITZ_DIPLOMACY_DATA}/adjudicate_orders.txt
+  MATCH "^S1901M Spring 1901 movement\nAustria: F ADR S A TRI - VEN: SUCCEEDS\nAustria: A TRI - VEN: SUCCEEDS\nAustria: A VIE - TYR: FAILS\nItaly: A VEN H: FAILS\nItaly: A TYR S A VEN: FAILS\nGermany: A MUN - NAP: FAILS \\(illegal: [^\n]*; treated as A MUN H, which succeeds\\)\ndislodged: Italy A VEN \\(attacked from TRI\\)\nnext phase: S1901R\n\\{\n.*\"phase\": \"S1901R\".*\"attacker_from\": \"tri\"")
+kibitz_cli_test(diplomacy_adjudicate_help ARGS diplomacy adjudicate --help MATCH "ORDERS.txt")
+kibitz_cli_test(diplomacy_adjudicate_bad_order ARGS diplomacy adjudicate
+  ${KIBITZ_DIPLOMACY_DATA}/adjudicate_state.json ${KIBITZ_DIPLOMACY_DATA}/adjudicate_bad_orders.txt
+  MATCH "^kibitz: error: [^\n]*adjudicate_bad_orders.txt:2: unknown province 'xyz'\n$")
+kibitz_cli_test(diplomacy_adjudicate_bad_order_status WILL_FAIL ARGS diplomacy adjudicate
+  ${KIBITZ_DIPLOMACY_DATA}/adjudicate_state.json ${KIBITZ_DIPLOMACY_DATA}/adjudicate_bad_orders.txt)
+kibitz_cli_test(diplomacy_adjudicate_missing_state ARGS diplomacy adjudicate
+  /nonexistent/state.json ${KIBITZ_DIPLOMACY_DATA}/adjudicate_orders.txt
+  MATCH "^kibitz: error: /nonexistent/state.json: cannot read the file\n$")
+kibitz_cli_test(diplomacy_adjudicate_bad_json ARGS diplomacy adjudicate
+  ${KIBITZ_DIPLOMACY_DATA}/adjudicate_orders.txt ${KIBITZ_DIPLOMACY_DATA}/adjudicate_orders.txt
+  MATCH "^kibitz: error: [^\n]*adjudicate_orders.txt: state JSON: [^\n]*\n$")
+kibitz_cli_test(diplomacy_adjudicate_bad_json_status WILL_FAIL ARGS diplomacy adjudicate
+  ${KIBITZ_DIPLOMACY_DATA}/adjudicate_orders.txt ${KIBITZ_DIPLOMACY_DATA}/adjudicate_orders.txt)
+kibitz_cli_test(diplomacy_datc ARGS diplomacy datc ${KIBITZ_DIPLOMACY_DATA}/datc_small.txt
+  MATCH "^PASS 6.D.2\nPASS 6.H.5\nPASS 6.I.7\n3 passed, 0 failed\n$")
+kibitz_cli_test(diplomacy_datc_verbose ARGS diplomacy datc ${KIBITZ_DIPLOMACY_DATA}/datc_small.txt -v
+  MATCH "\nPASS 6.H.5\n    Turkey: F ANK R BLA: FAILS \\(illegal: [^\n]*; dropped\\)\n    disbanded: Turkey F ANK\n")
+kibitz_cli_test(diplomacy_datc_v3_1 ARGS diplomacy datc ${KIBITZ_DIPLOMACY_DATA}/datc_v3_1.txt
+  MATCH "\n[0-9]+ passed, 0 failed\n$")
+kibitz_cli_test(diplomacy_datc_wrong ARGS diplomacy datc ${KIBITZ_DIPLOMACY_DATA}/datc_small_wrong.txt
+  MATCH "^PASS right\nFAIL wrong: missing Austria A TYR; unexpected Austria A VIE\n1 passed, 1 failed\n$")
+kibitz_cli_test(diplomacy_datc_wrong_status WILL_FAIL ARGS diplomacy datc
+  ${KIBITZ_DIPLOMACY_DATA}/datc_small_wrong.txt)
+kibitz_cli_test(diplomacy_datc_malformed ARGS diplomacy datc ${KIBITZ_DIPLOMACY_DATA}/datc_malformed.txt
+  MATCH "^kibitz: error: [^\n]*datc_malformed.txt:7: ORDERS outside a case\n$")
+kibitz_cli_test(diplomacy_datc_malformed_status WILL_FAIL ARGS diplomacy datc
+  ${KIBITZ_DIPLOMACY_DATA}/datc_malformed.txt)
+kibitz_cli_test(diplomacy_datc_missing ARGS diplomacy datc /nonexistent/datc.txt
+  MATCH "^kibitz: error: /nonexistent/datc.txt: cannot read the file\n$")
+# kibitz diplomacy play: one game printed phase by phase, the summary of several, one-line
+# errors for bad bots and numbers.
+kibitz_cli_test(diplomacy_play_help ARGS diplomacy play --help
+  MATCH "--bots.*--seed.*--max-year.*--games.*--rotate.*--quiet.*--json")
+kibitz_cli_test(diplomacy_play_game ARGS diplomacy play --bots heuristic --seed 3 --max-year 1902
+  MATCH "^S1901M\n  Austria: [^\n]*\n  England: [^\n]*\n.*F1901M\n.*  centres: Austria [0-9]+, England [0-9]+, France [0-9]+, Germany [0-9]+, Italy [0-9]+, Russia [0-9]+, Turkey [0-9]+\nW1901A\n.*result: draw among [^\n]*\\(7 survivors, after [FW]1902[MRA]\\)\ncentres: Austria [0-9]+[^\n]*\n$")
+kibitz_cli_test(diplomacy_play_quiet ARGS diplomacy play --bots random --seed 5 --max-year 1905 --quiet
+  MATCH "^result: (solo|draw) [^\n]*\ncentres: Austria [0-9]+[^\n]*\n$")
+kibitz_cli_test(diplomacy_play_summary ARGS diplomacy play
+  --bots heuristic,random,random,random,random,random,random --games 7 --rotate --max-year 1912 --quiet
+  MATCH "^7 games, seeds 1..7, max year 1912, bots rotated over the powers\nbot [^\n]*\nheuristic +7 +[0-9.]+ [^\n]*\nrandom +42 +[0-9.]+ [^\n]*\n$")
+kibitz_cli_test(diplomacy_play_bad_bot ARGS diplomacy play --bots alpha
+  MATCH "^kibitz: error: --bots: unknown bot 'alpha' \\(known: random, heuristic\\)\n$")
+kibitz_cli_test(diplomacy_play_bad_bot_status WILL_FAIL ARGS diplomacy play --bots alpha)
+kibitz_cli_test(diplomacy_play_bad_bot_count ARGS diplomacy play --bots random,heuristic
+  MATCH "^kibitz: error: --bots 'random,heuristic': one bot name, or 7 \\(one per power in map order\\)\n$")
+kibitz_cli_test(diplomacy_play_bad_year ARGS diplomacy play --max-year 1800
+  MATCH "^kibitz: error: --max-year 1800: from 1901 to 9999\n$")
+kibitz_cli_test(diplomacy_play_bad_games ARGS diplomacy play --games 0
+  MATCH "^kibitz: error: --games 0: from 1 to 10000000\n$")
+kibitz_cli_test(diplomacy_play_bad_seed ARGS diplomacy play --seed abc
+  MATCH "^kibitz: error: [^\n]*--seed[^\n]*\n$")
+kibitz_cli_test(diplomacy_play_bad_json ARGS diplomacy play --json /nonexistent/kibitz-dip.json
+  MATCH "^kibitz: error: --json: cannot write '/nonexistent/kibitz-dip.json'\n$")

@@ -427,8 +427,11 @@ Result<Order> check_order(const Map& map, const State& s, PowerId power, const O
   const PhaseType phase = s.phase.type;
   if (o.type == OrderType::kMove && phase == PhaseType::kRetreat && !o.via_convoy)
     o.type = OrderType::kRetreat;
-  const std::string name(map.power_name(power));
-  const int builds = count_centres(map, s, power) - count_units(map, s, power);
+  const std::string_view name = map.power_name(power);
+  // Only adjustment orders need the count; movement orders are checked far more often.
+  const int builds =
+      phase == PhaseType::kAdjustment ? count_centres(map, s, power) - count_units(map, s, power)
+                                      : 0;
 
   if (o.type == OrderType::kWaive) {
     if (phase != PhaseType::kAdjustment)

@@ -1,0 +1,20 @@
+#pragma once
+// `kibitz diplomacy ...`: each file registers its subcommands under the `diplomacy` command and
+// returns them with the function that runs them (src/cli/diplomacy.cpp picks the one parsed).
+#include <CLI/CLI.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "cli/commands.hpp"
+
+namespace kibitz::cli {
+
+using SubRunners = std::vector<std::pair<CLI::App*, Runner>>;
+
+// adjudicate, datc (src/cli/diplomacy_rules.cpp).
+SubRunners add_diplomacy_rules(CLI::App& diplomacy);
+// play (src/cli/diplomacy_play.cpp).
+SubRunners add_diplomacy_play(CLI::App& diplomacy);
+
+}  // namespace kibitz::cli

@@ -1,0 +1,83 @@
+#pragma once
+// A full Diplomacy game between bots: every phase, each power with something to order (units
+// in a movement phase, dislodged units in a retreat phase, builds or disbands in winter) gives
+// its orders; they pass through effective_order() and PhaseResolver resolves the phase.
+//
+// The game ends
+//   - with a solo: after a fall's ownership update a power owns more than half the centres;
+//   - when only one power is left (it is the winner too);
+//   - after the last phase of `max_year` (default 1930): a draw shared by the powers still
+//     alive (with a centre or a unit).
+// Deterministic given the seed: one Rng, the bots asked in power order.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "games/diplomacy/bots.hpp"
+#include "games/diplomacy/phases.hpp"
+
+namespace kibitz::diplomacy {
+
+inline constexpr int kDefaultMaxYear = 1930;
+
+struct PhaseRecord {
+  Phase phase;
+  // The effective orders, each with its power set (format_order() then prefixes it).
+  std::vector<Order> orders;
+  // Centres owned by each power after the phase.
+  std::array<std::uint8_t, kMaxPowers> centres{};
+  bool operator==(const PhaseRecord&) const = default;
+};
+
+struct GameRecord {
+  std::vector<PhaseRecord> phases;  // empty when GameOptions::record is false
+  int num_phases = 0;
+  Phase last_phase;                       // the last phase played (when num_phases > 0)
+  std::optional<PowerId> winner;          // a solo (or the last power standing)
+  std::vector<PowerId> survivors;         // every power alive at the end (the draw when no winner)
+  std::array<int, kMaxPowers> centres{};  // at the end
+  State final_state;
+  bool operator==(const GameRecord&) const = default;
+};
+
+struct GameOptions {
+  int max_year = kDefaultMaxYear;
+  bool record = true;  // keep every phase in GameRecord::phases
+  // Called after every phase with the state before, the effective orders and the state after
+  // (tests check invariants through it).
+  std::function<void(const State& before, std::span<const Order> orders, const State& after)>
+      observer;
+};
+
+// Plays games; keeps its resolver and buffers, so games after the first allocate only for
+// the record. Not thread-safe: one per thread.
+class GameRunner {
+ public:
+  explicit GameRunner(const Map& map) : map_(map), resolver_(map) {}
+
+  // bots[i] plays power i (map order); the same Bot may play several powers; a power without
+  // a bot (null, or beyond the span) gives no orders, as in civil disorder. `start`: the
+  // initial state when null.
+  GameRecord play(std::span<Bot* const> bots, std::uint64_t seed, const GameOptions& options = {},
+                  const State* start = nullptr);
+
+ private:
+  const Map& map_;
+  PhaseResolver resolver_;
+  std::vector<Order> given_, effective_;
+};
+
+// Whether `power` has orders to give in `s` (units, dislodged units, or an adjustment).
+bool has_orders(const Map& map, const State& s, PowerId power);
+
+// The record as JSON: {"phases": [{"phase": "S1901M", "orders": {"England": ["F LON - NTH",
+// ...]}, "centres": {"England": 3, ...}}, ...], "num_phases": 68, "last_phase": "W1930A",
+// "result": {"winner": "France" | null, "survivors": [...]}, "centres": {...}}. The phases
+// only when recorded.
+std::string game_json(const Map& map, const GameRecord& record, int indent = -1);
+
+}  // namespace kibitz::diplomacy
