@@ -16,5 +16,7 @@ using SubRunners = std::vector<std::pair<CLI::App*, Runner>>;
 SubRunners add_diplomacy_rules(CLI::App& diplomacy);
 // play (src/cli/diplomacy_play.cpp).
 SubRunners add_diplomacy_play(CLI::App& diplomacy);
+// search (src/cli/diplomacy_search.cpp).
+SubRunners add_diplomacy_search(CLI::App& diplomacy);
 
 }  // namespace kibitz::cli

@@ -12,6 +12,7 @@
 #include "cli/diplomacy.hpp"
 #include "core/progress.hpp"
 #include "core/text.hpp"
+#include "engine/diplomacy_search.hpp"
 #include "games/diplomacy/game.hpp"
 
 namespace kibitz::cli {
@@ -31,12 +32,18 @@ struct PlayArgs {
   bool rotate = false;
   bool quiet = false;
   std::string json;
+  // The rm bot (RM+ search, src/engine/diplomacy_search.hpp).
+  int movetime = 1000;
+  double strength = 1.0;
+  int iterations = 0;
 };
 
 constexpr const char* kPlayExamples = R"(
 --bots takes one name for all seven powers or seven names in map order (Austria, England,
 France, Germany, Italy, Russia, Turkey). Bots: random (uniform over each unit's legal orders),
-heuristic (moves toward valuable centres, supports its attacks, defends home centres).
+heuristic (moves toward valuable centres, supports its attacks, defends home centres), rm
+(the RM+ search over candidate order sets in movement phases, --movetime ms each, the
+heuristic's retreats and builds).
 A game ends with a solo (18 centres after a fall), when one power is left, or after the
 winter of --max-year: a draw among the powers still alive. Game i (from 0) uses seed
 --seed + i; with --rotate, game i shifts the bots i powers along, so each bot plays every
@@ -47,6 +54,8 @@ Examples:
   kibitz diplomacy play --bots heuristic,random,random,random,random,random,random \
       --games 70 --rotate --quiet
   kibitz diplomacy play --bots random --games 1000 --max-year 1920 --json games.json
+  kibitz diplomacy play --bots rm,heuristic,heuristic,heuristic,heuristic,heuristic,heuristic \
+      --movetime 500 --games 7 --rotate --quiet
 )";
 
 std::vector<std::string> split_commas(std::string_view text) {
@@ -124,11 +133,21 @@ int run_play(const PlayArgs& a) {
   std::map<std::string, std::unique_ptr<dip::Bot>> made;
   for (const auto& n : names) {
     if (made.count(n)) continue;
-    auto bot = dip::make_bot(n, map);
+    std::unique_ptr<dip::Bot> bot;
+    if (n == "rm") {
+      dip::RmConfig cfg;
+      cfg.movetime_ms = a.movetime;
+      cfg.strength = a.strength;
+      cfg.max_iterations = a.iterations;
+      bot = std::make_unique<dip::RmBot>(map, cfg);
+    } else {
+      bot = dip::make_bot(n, map);
+    }
     if (!bot) {
       std::string known;
       for (const auto k : dip::bot_names())
         known += fmt::format("{}{}", known.empty() ? "" : ", ", k);
+      known += ", rm";
       return report_error(fmt::format("--bots: unknown bot '{}' (known: {})", n, known), 2);
     }
     made.emplace(n, std::move(bot));
@@ -136,6 +155,12 @@ int run_play(const PlayArgs& a) {
   if (a.max_year < map.start_year() || a.max_year > 9999)
     return report_error(fmt::format("--max-year {}: from {} to 9999", a.max_year, map.start_year()),
                         2);
+  if (a.movetime < 1 || a.movetime > 3600000)
+    return report_error(fmt::format("--movetime {}: from 1 to 3600000 ms", a.movetime), 2);
+  if (!(a.strength > 0 && a.strength <= 16))
+    return report_error(fmt::format("--strength {}: above 0, at most 16", a.strength), 2);
+  if (a.iterations < 0)
+    return report_error(fmt::format("--iterations {}: 0 or more", a.iterations), 2);
   if (a.games < 1 || a.games > 10000000)
     return report_error(fmt::format("--games {}: from 1 to 10000000", a.games), 2);
   std::ofstream json_out;
@@ -251,6 +276,13 @@ SubRunners add_diplomacy_play(CLI::App& diplomacy) {
   p->add_option("--games", args->games, "games to play (a summary per bot when more than one)")
       ->capture_default_str();
   p->add_flag("--rotate", args->rotate, "game i shifts the bots i powers along");
+  p->add_option("--movetime", args->movetime, "rm bot: milliseconds per movement phase")
+      ->capture_default_str();
+  p->add_option("--strength", args->strength, "rm bot: scales its candidates and iterations")
+      ->capture_default_str();
+  p->add_option("--iterations", args->iterations,
+                "rm bot: exactly this many RM+ iterations (0: as --movetime allows)")
+      ->capture_default_str();
   p->add_flag("--quiet", args->quiet, "only the result (one game) or the summary (several)");
   p->add_option("--json", args->json,
                 "write the game (its phases) or, for several games, every result and the summary");

@@ -186,7 +186,7 @@ kibitz_cli_test(diplomacy_datc_missing ARGS diplomacy datc /nonexistent/datc.txt
 # kibitz diplomacy play: one game printed phase by phase, the summary of several, one-line
 # errors for bad bots and numbers.
 kibitz_cli_test(diplomacy_play_help ARGS diplomacy play --help
-  MATCH "--bots.*--seed.*--max-year.*--games.*--rotate.*--quiet.*--json")
+  MATCH "--bots.*--seed.*--max-year.*--games.*--rotate.*--movetime.*--strength.*--iterations.*--quiet.*--json")
 kibitz_cli_test(diplomacy_play_game ARGS diplomacy play --bots heuristic --seed 3 --max-year 1902
   MATCH "^S1901M\n  Austria: [^\n]*\n  England: [^\n]*\n.*F1901M\n.*  centres: Austria [0-9]+, England [0-9]+, France [0-9]+, Germany [0-9]+, Italy [0-9]+, Russia [0-9]+, Turkey [0-9]+\nW1901A\n.*result: draw among [^\n]*\\(7 survivors, after [FW]1902[MRA]\\)\ncentres: Austria [0-9]+[^\n]*\n$")
 kibitz_cli_test(diplomacy_play_quiet ARGS diplomacy play --bots random --seed 5 --max-year 1905 --quiet
@@ -195,7 +195,7 @@ kibitz_cli_test(diplomacy_play_summary ARGS diplomacy play
   --bots heuristic,random,random,random,random,random,random --games 7 --rotate --max-year 1912 --quiet
   MATCH "^7 games, seeds 1..7, max year 1912, bots rotated over the powers\nbot [^\n]*\nheuristic +7 +[0-9.]+ [^\n]*\nrandom +42 +[0-9.]+ [^\n]*\n$")
 kibitz_cli_test(diplomacy_play_bad_bot ARGS diplomacy play --bots alpha
-  MATCH "^kibitz: error: --bots: unknown bot 'alpha' \\(known: random, heuristic\\)\n$")
+  MATCH "^kibitz: error: --bots: unknown bot 'alpha' \\(known: random, heuristic, rm\\)\n$")
 kibitz_cli_test(diplomacy_play_bad_bot_status WILL_FAIL ARGS diplomacy play --bots alpha)
 kibitz_cli_test(diplomacy_play_bad_bot_count ARGS diplomacy play --bots random,heuristic
   MATCH "^kibitz: error: --bots 'random,heuristic': one bot name, or 7 \\(one per power in map order\\)\n$")
@@ -207,3 +207,17 @@ kibitz_cli_test(diplomacy_play_bad_seed ARGS diplomacy play --seed abc
   MATCH "^kibitz: error: [^\n]*--seed[^\n]*\n$")
 kibitz_cli_test(diplomacy_play_bad_json ARGS diplomacy play --json /nonexistent/kibitz-dip.json
   MATCH "^kibitz: error: --json: cannot write '/nonexistent/kibitz-dip.json'\n$")
+# kibitz diplomacy search (src/cli/diplomacy_search.cpp): the opening with a fixed iteration
+# count and seed; errors.
+kibitz_cli_test(diplomacy_search ARGS diplomacy search --power France --iterations 30 --seed 2
+  MATCH "^S1901M France orders:\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\nscore [-0-9.]+  nodes [0-9]+  iterations 30  time [0-9]+ ms\ncandidates: [0-9]+ ours, [0-9]+ for the other powers; strategy entropy [0-9.]+ -> [0-9.]+\nstrategy over our candidates")
+kibitz_cli_test(diplomacy_search_bad_power ARGS diplomacy search --power Narnia
+  MATCH "^kibitz: error: --power: unknown power 'Narnia'\n$")
+kibitz_cli_test(diplomacy_search_retreat_phase ARGS diplomacy search
+  ${KIBITZ_DIPLOMACY_DATA}/retreat_state.json --power Italy
+  MATCH "^kibitz: error: [^\n]*retreat_state.json: the search plays movement phases, not the Spring 1901 retreat\n$")
+kibitz_cli_test(diplomacy_search_missing ARGS diplomacy search /nonexistent/s.json --power Italy
+  MATCH "^kibitz: error: /nonexistent/s.json: cannot read the file\n$")
+kibitz_cli_test(diplomacy_play_rm ARGS diplomacy play --bots rm,heuristic,heuristic,heuristic,heuristic,heuristic,heuristic
+  --iterations 4 --max-year 1902 --quiet
+  MATCH "^result: draw [^\n]*\ncentres: Austria [0-9]+[^\n]*\n$")

@@ -466,6 +466,10 @@ int HeuristicBot::nearest_target(UnitType type, LocationId loc) const {
 void HeuristicBot::orders(const State& s, PowerId power, Rng& rng, std::vector<Order>& out) {
   gen_.set_state(s);
   value_centres(s, power);
+  if (noise_ > 0)
+    for (int c = 0; c < map_.num_provinces(); ++c)
+      if (value_[c] > 0)
+        value_[c] = std::max(1, value_[c] + static_cast<int>(rng.below(2 * noise_ + 1)) - noise_);
   switch (s.phase.type) {
     case PhaseType::kMovement:
       movement(s, power, rng, out);

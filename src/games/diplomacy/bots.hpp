@@ -153,6 +153,9 @@ class HeuristicBot final : public Bot {
   explicit HeuristicBot(const Map& map);
   std::string_view name() const override { return "heuristic"; }
   void orders(const State& s, PowerId power, Rng& rng, std::vector<Order>& out) override;
+  // Perturbs each valuable centre's value by up to +-n (from the rng) before planning: the
+  // RM+ candidate generator's source of varied but still coordinated plans. 0: none.
+  void set_noise(int n) { noise_ = n; }
 
  private:
   void movement(const State& s, PowerId power, Rng& rng, std::vector<Order>& out);
@@ -168,6 +171,7 @@ class HeuristicBot final : public Bot {
   OrderGenerator gen_;
   std::array<int, kMaxProvinces> value_{};
   ProvinceSet threat_;  // provinces some other power's unit could move into this phase
+  int noise_ = 0;
   std::vector<Order> buf_;
 };
 
