@@ -1,7 +1,18 @@
 // kibitz diplomacy: the rules engine (adjudicate, datc) and games between bots (play).
 #include "cli/diplomacy.hpp"
 
+#include <fmt/format.h>
+
 namespace kibitz::cli {
+
+std::optional<std::string> rm_options_error(int movetime, double strength, int iterations) {
+  if (movetime < 1 || movetime > 3600000)
+    return fmt::format("--movetime {}: from 1 to 3600000 ms", movetime);
+  if (!(strength > 0 && strength <= 16))
+    return fmt::format("--strength {}: above 0, at most 16", strength);
+  if (iterations < 0) return fmt::format("--iterations {}: 0 or more", iterations);
+  return std::nullopt;
+}
 
 Runner add_diplomacy(CLI::App& root) {
   CLI::App* cmd = root.add_subcommand(

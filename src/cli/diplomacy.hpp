@@ -3,6 +3,8 @@
 // returns them with the function that runs them (src/cli/diplomacy.cpp picks the one parsed).
 #include <CLI/CLI.hpp>
 
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,5 +20,8 @@ SubRunners add_diplomacy_rules(CLI::App& diplomacy);
 SubRunners add_diplomacy_play(CLI::App& diplomacy);
 // search (src/cli/diplomacy_search.cpp).
 SubRunners add_diplomacy_search(CLI::App& diplomacy);
+
+// The RM+ options `play` and `search` share: the error message for a value out of range.
+std::optional<std::string> rm_options_error(int movetime, double strength, int iterations);
 
 }  // namespace kibitz::cli

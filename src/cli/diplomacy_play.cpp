@@ -155,12 +155,7 @@ int run_play(const PlayArgs& a) {
   if (a.max_year < map.start_year() || a.max_year > 9999)
     return report_error(fmt::format("--max-year {}: from {} to 9999", a.max_year, map.start_year()),
                         2);
-  if (a.movetime < 1 || a.movetime > 3600000)
-    return report_error(fmt::format("--movetime {}: from 1 to 3600000 ms", a.movetime), 2);
-  if (!(a.strength > 0 && a.strength <= 16))
-    return report_error(fmt::format("--strength {}: above 0, at most 16", a.strength), 2);
-  if (a.iterations < 0)
-    return report_error(fmt::format("--iterations {}: 0 or more", a.iterations), 2);
+  if (auto e = rm_options_error(a.movetime, a.strength, a.iterations)) return report_error(*e, 2);
   if (a.games < 1 || a.games > 10000000)
     return report_error(fmt::format("--games {}: from 1 to 10000000", a.games), 2);
   std::ofstream json_out;

@@ -55,12 +55,7 @@ int run(const SearchArgs& a) {
   if (s->phase.type != dip::PhaseType::kMovement)
     return report_error(fmt::format("{}: the search plays movement phases, not the {}", a.state,
                                     dip::phase_name(s->phase)));
-  if (a.movetime < 1 || a.movetime > 3600000)
-    return report_error(fmt::format("--movetime {}: from 1 to 3600000 ms", a.movetime), 2);
-  if (!(a.strength > 0 && a.strength <= 16))
-    return report_error(fmt::format("--strength {}: above 0, at most 16", a.strength), 2);
-  if (a.iterations < 0)
-    return report_error(fmt::format("--iterations {}: 0 or more", a.iterations), 2);
+  if (auto e = rm_options_error(a.movetime, a.strength, a.iterations)) return report_error(*e, 2);
   if (dip::count_units(map, *s, *power) == 0) {
     fmt::print("{} has no units: no orders\n", map.power_name(*power));
     return 0;

@@ -91,28 +91,45 @@ Result<Phase> parse_jdip_phase(std::string_view text) {
   return parse_phase(text);
 }
 
-class JdipReader {
+// What both formats' readers share: the line loop, the open case, errors naming file:line.
+// Derived provides `Result<void> line(std::string_view)` for each non-empty line.
+template <class Derived>
+class CaseReader {
  public:
-  explicit JdipReader(std::string_view source) : source_(source) {}
+  explicit CaseReader(std::string_view source) : source_(source) {}
 
   Result<std::vector<DatcCase>> read(const std::vector<std::string_view>& lines) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
       line_ = static_cast<int>(i) + 1;
       const std::string_view s = content(lines[i]);
       if (s.empty()) continue;
-      if (auto r = line(s); !r) return tl::unexpected(r.error());
+      if (auto r = static_cast<Derived*>(this)->line(s); !r) return tl::unexpected(r.error());
     }
     if (open_) return fail("{}:{}: case '{}' has no END", source_, current_.line, current_.id);
     return std::move(cases_);
   }
 
- private:
-  enum class Section { kNone, kPre, kOwners, kDislodged, kResults, kOrders, kPost, kPostDislodged };
-
+ protected:
   template <class... Args>
   tl::unexpected<Error> error(fmt::format_string<Args...> f, Args&&... args) const {
     return fail("{}:{}: {}", source_, line_, fmt::format(f, std::forward<Args>(args)...));
   }
+
+  std::string_view source_;
+  int line_ = 0;
+  bool open_ = false;
+  DatcCase current_;
+  std::vector<DatcCase> cases_;
+};
+
+class JdipReader : public CaseReader<JdipReader> {
+ public:
+  using CaseReader::CaseReader;
+
+ private:
+  friend class CaseReader<JdipReader>;
+
+  enum class Section { kNone, kPre, kOwners, kDislodged, kResults, kOrders, kPost, kPostDislodged };
 
   Result<void> line(std::string_view s) {
     const auto [w, rest] = first_word(s);
@@ -215,35 +232,16 @@ class JdipReader {
     return {};
   }
 
-  std::string_view source_;
-  int line_ = 0;
-  bool open_ = false;
-  DatcCase current_;
   Section section_ = Section::kNone;
   std::array<bool, 8> seen_{};
-  std::vector<DatcCase> cases_;
 };
 
-class TedReader {
+class TedReader : public CaseReader<TedReader> {
  public:
-  explicit TedReader(std::string_view source) : source_(source) {}
-
-  Result<std::vector<DatcCase>> read(const std::vector<std::string_view>& lines) {
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      line_ = static_cast<int>(i) + 1;
-      const std::string_view s = content(lines[i]);
-      if (s.empty()) continue;
-      if (auto r = line(s); !r) return tl::unexpected(r.error());
-    }
-    if (open_) return fail("{}:{}: case '{}' has no END", source_, current_.line, current_.id);
-    return std::move(cases_);
-  }
+  using CaseReader::CaseReader;
 
  private:
-  template <class... Args>
-  tl::unexpected<Error> error(fmt::format_string<Args...> f, Args&&... args) const {
-    return fail("{}:{}: {}", source_, line_, fmt::format(f, std::forward<Args>(args)...));
-  }
+  friend class CaseReader<TedReader>;
 
   Result<void> line(std::string_view s) {
     const auto [w, rest] = first_word(s);
@@ -310,12 +308,6 @@ class TedReader {
     (w == "PRE" ? current_.results : current_.orders).push_back(std::move(l));
     return {};
   }
-
-  std::string_view source_;
-  int line_ = 0;
-  bool open_ = false;
-  DatcCase current_;
-  std::vector<DatcCase> cases_;
 };
 
 // ---------------------------------------------------------------------------------------
