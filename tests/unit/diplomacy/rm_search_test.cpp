@@ -3,6 +3,7 @@
 // a strategy that concentrates, determinism under a seed and an iteration count.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "engine/diplomacy_search.hpp"
@@ -151,6 +152,24 @@ TEST(DiplomacyRmSearch, StrategyConcentrates) {
   const auto best = std::max_element(r.strategy.begin(), r.strategy.end()) - r.strategy.begin();
   EXPECT_EQ(r.orders, r.candidates[best]);
   EXPECT_GT(r.strategy[best], 1.5 / static_cast<double>(r.strategy.size()));
+}
+
+// The regrets settle: the average strategy moves less and less. Runs with one seed share
+// their first iterations, so these are points on one trajectory.
+TEST(DiplomacyRmSearch, AverageStrategyStabilises) {
+  const State s = initial_state(sm());
+  RmSearch search(sm());
+  std::vector<std::vector<double>> avg;
+  for (int n : {100, 200, 400, 800})
+    avg.push_back(search.search(power("France"), s, fixed(n, 5)).strategy);
+  const auto l1 = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0;
+    for (std::size_t k = 0; k < a.size(); ++k) d += std::abs(a[k] - b[k]);
+    return d;
+  };
+  const double early = l1(avg[0], avg[1]), late = l1(avg[2], avg[3]);
+  EXPECT_LT(late, early / 2);
+  EXPECT_LT(late, 0.1);
 }
 
 TEST(DiplomacyRmSearch, DeterministicUnderSeedAndIterations) {
