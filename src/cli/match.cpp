@@ -42,7 +42,8 @@ constexpr const char* kExamples =
   bot=NAME              an in-process Kibitz bot; chess: kibitz (the full engine), plain
                         (the seed's plain alpha-beta baseline), random; gomoku: pipeline,
                         alphabeta, random; Go: mcts (the MCTS engine: --nodes are its visits,
-                        option.Threads, option.resign), random (a sensible point, else pass)
+                        option.Threads, option.resign), random (a sensible point, else pass);
+                        hearts: search, rule, random; diplomacy: rm, heuristic, random
   name=NAME             the name in results and records (default: program or bot name)
   option.NAME=VALUE     a UCI setoption (checked against the engine's option list); bots take
                         Hash, Threads, Move Overhead and each search technique (true/false)
@@ -61,6 +62,23 @@ Go (--game go --board-size 5..19 --komi K): GTP engines get boardsize, clear_boa
   scored by Tromp-Taylor area with every stone alive (B+3.5, W+0.5, 0 for a tie). Illegal or
   unparsable moves, "?" to genmove, crashes and time losses lose (B+F, W+T, ...). Openings:
   SGF files (or a directory of them) or a text file of GTP vertices per line ("E5 C3 G4").
+
+Hearts (--game hearts; in-process bots only): duplicate deals. The first player of a game
+  plays North and South, the second East and West, and the pair's other game deals the same
+  cards with the players swapped. A game is one hand (the deal's passing direction); the side
+  whose two seats took fewer points wins ("NS 9 - EW 17"). Openings: a deal file (id pass N E
+  S W a line, as ../shared/data/hearts/deals_10000_v1.tsv), else 10,000 deals from --seed.
+  The search bot's budget per decision is --movetime (default 900 ms), --nodes its sampled
+  worlds (default 128); option.worlds, depth, beta, endgame_cards. The report adds points per
+  hand (PPH, one seat's, lower is better); records are a JSON line per hand.
+
+Diplomacy (--game diplomacy; in-process bots only): pair k plays power k mod 7 (map order)
+  with game seed --seed + k; the first player of a game plays that power, the second the other
+  six, and the pair's other game swaps them. A game runs to a solo (its holder wins) or to the
+  end of --max-year (default 1930), when more centres per power wins ("France(rm) 12 -
+  others(heuristic) avg 3.67"). The rm bot thinks --movetime per movement phase and power
+  (default 300 ms; --nodes: a fixed iteration count; option.strength, option.iterations). The
+  report adds centres per power; records are a JSON line per game (diplomacy play's format).
 
 Results are from the first player's point of view: W/D/L, score, Elo with a 95% interval
   (pentanomial over pairs of games with the same opening and the colours reversed), and with
@@ -89,7 +107,15 @@ Examples:
 
   # Go: Kibitz's GTP engine against GNU Go, 9x9, 10 s + 0.5 s a move
   kibitz match --game go --board-size 9 --tc 10+0.5 --games 2 \
-      --engine "name=kibitz cmd=kibitz gtp" --engine "name=gnugo cmd=gnugo --mode gtp --level 0")";
+      --engine "name=kibitz cmd=kibitz gtp" --engine "name=gnugo cmd=gnugo --mode gtp --level 0"
+
+  # Hearts: the rule bot against the random bot on 200 duplicate hands of the shared deals
+  kibitz match --game hearts --engine bot=rule --engine bot=random --games 200 \
+      --openings ../shared/data/hearts/deals_10000_v1.tsv --records hands.jsonl
+
+  # Diplomacy: the RM+ bot (300 ms) against the heuristic bot, every power twice
+  kibitz match --game diplomacy --engine bot=rm --engine bot=heuristic --movetime 300 \
+      --games 14 --concurrency 2 --records games.jsonl)";
 
 int run_match(MatchArgs& a) {
   auto& c = a.config;
@@ -110,7 +136,7 @@ int run_match(MatchArgs& a) {
   c.settings.limits.movetime_ms = a.movetime;
   c.settings.limits.nodes = a.nodes;
   c.settings.limits.depth = a.depth;
-  if (c.settings.limits.empty())
+  if (c.settings.limits.empty() && (*game)->needs_limits())
     for (const auto& p : c.players)
       if (p.limits.empty())
         return report_error(
@@ -153,7 +179,8 @@ Runner add_match(CLI::App& root) {
   auto* cmd = root.add_subcommand(
       "match", "Play games between engines (external or in-process) and measure Elo / SPRT");
   cmd->footer(kExamples);
-  cmd->add_option("--game", a->game, "the game: chess, gomoku, go")->capture_default_str();
+  cmd->add_option("--game", a->game, "the game: chess, gomoku, go, hearts, diplomacy")
+      ->capture_default_str();
   cmd->add_option("--board-size", a->config.settings.board_size,
                   "gomoku: 15..20 (default 15, 19 for the capture rule); go: 5..19 (default 19)");
   cmd->add_option("--rule", a->config.settings.rule,
@@ -162,6 +189,8 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--komi", a->config.settings.komi, "go: komi added to White's area")
       ->capture_default_str()
       ->each([a](const std::string&) { a->komi_given = true; });
+  cmd->add_option("--max-year", a->config.settings.max_year,
+                  "diplomacy: the last year played (default 1930)");
   cmd->add_option("--engine,-e", a->engines, "a player (see below); at least two")
       ->required()
       ->expected(1)
@@ -177,14 +206,15 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--depth", a->depth, "fixed depth per move");
   cmd->add_option("--openings", a->config.openings.file,
                   "opening book: EPD or PGN (chess), offset lists x,y,... (gomoku), SGF files "
-                  "or a directory of them, or lines of GTP vertices (go)");
+                  "or a directory of them, or lines of GTP vertices (go), a deal file (hearts)");
   cmd->add_option("--openings-format", a->config.openings.format,
-                  "auto, epd, pgn, offset, sgf, gtp")
+                  "auto, epd, pgn, offset, sgf, gtp, deals")
       ->capture_default_str();
   cmd->add_option("--plies", a->config.openings.plies, "cut book lines to this many plies");
   cmd->add_flag("--random-openings", a->config.openings.random_order,
                 "openings in an order shuffled by --seed (default: file order)");
-  cmd->add_option("--seed", a->config.seed, "seed for the opening order and random bots")
+  cmd->add_option("--seed", a->config.seed,
+                  "seed for the opening order, random bots, hearts deals and diplomacy game seeds")
       ->capture_default_str();
   auto& adj = a->config.settings.adjudication;
   cmd->add_option("--resign-moves", adj.resign_moves,
@@ -215,7 +245,8 @@ Runner add_match(CLI::App& root) {
   cmd->add_option("--alpha", a->alpha, "SPRT false-positive rate")->capture_default_str();
   cmd->add_option("--beta", a->beta, "SPRT false-negative rate")->capture_default_str();
   cmd->add_option("--pgn,--records", a->config.records_file,
-                  "append the game records (PGN for chess, SGF for gomoku and go) to this file");
+                  "append the game records (PGN for chess, SGF for gomoku and go, JSON lines for "
+                  "hearts and diplomacy) to this file");
   cmd->add_option("--json", a->json, "write the report as JSON to this file");
   cmd->add_option("--event", a->config.settings.event, "event name in the records")
       ->capture_default_str();

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct OpeningOptions {
   std::string format = "auto";
   int plies = 0;  // cut book lines to this many plies (0 = whole line)
   bool random_order = false;
+  std::uint64_t seed = 1;  // the match's --seed (Match::run sets it): generated openings
 };
 
 inline constexpr double kDefaultKomi = 7.5;
@@ -49,6 +51,7 @@ struct GameSettings {
   int board_size = 0;
   std::string rule;
   double komi = kDefaultKomi;  // Go only: the other games refuse any other value
+  int max_year = 0;            // Diplomacy only: the last year played (0: the game's default)
 };
 
 enum class Fault { kNone, kTime, kIllegal, kCrash };
@@ -82,7 +85,10 @@ struct GameOutcome {
   double seconds = 0;
   std::string opening;  // label of the opening used
   std::array<SeatStats, 2> stats;
-  std::string record;  // PGN / SGF text of the game
+  std::string record;  // PGN / SGF text of the game (Hearts, Diplomacy: one JSON line)
+  // A game's own measure of each seat beside the score (GameKind::measure_name): Hearts'
+  // points per hand, Diplomacy's centres per power. None for the board games.
+  std::optional<std::array<double, 2>> measure;
   bool finished() const { return first_score >= 0; }
 };
 
@@ -97,11 +103,17 @@ class GameKind {
  public:
   virtual ~GameKind() = default;
   virtual std::string name() const = 0;           // "chess"
-  virtual std::string record_format() const = 0;  // "PGN", "SGF"
+  virtual std::string record_format() const = 0;  // "PGN", "SGF", "JSON"
   // The result text when seat `winner` wins without a move played (the other player could
   // not start): "1-0" / "0-1" in chess, "B+" / "W+" in gomoku, "B+F" / "W+F" in Go.
   virtual std::string forfeit_result(int winner) const = 0;
   virtual std::vector<std::string> bots() const = 0;
+  // Whether every player needs a limit (--tc, --movetime, ...): not where the bots have
+  // budgets of their own (Hearts, Diplomacy).
+  virtual bool needs_limits() const { return true; }
+  // What GameOutcome::measure holds, for the report ("PPH (lower is better)"); empty when
+  // the game has none.
+  virtual std::string measure_name() const { return {}; }
   virtual Result<void> load_openings(const OpeningOptions& options) = 0;
   virtual std::size_t opening_count() const = 0;  // 0: the standard start only
   // Checks a spec (protocol, bot name, option names of a bot) without starting anything.

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -100,7 +101,9 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
       if (players[j].name == players[i].name)
         return fail("two players are named '{}' (set name=...)", players[i].name);
   }
-  if (auto ok = game_->load_openings(config_.openings); !ok) return tl::unexpected(ok.error());
+  OpeningOptions openings = config_.openings;
+  openings.seed = config_.seed;
+  if (auto ok = game_->load_openings(openings); !ok) return tl::unexpected(ok.error());
   // Start every player once up front: a wrong command or option fails the match at once
   // with a clear message instead of forfeiting every game.
   for (std::size_t i = 0; i < players.size(); ++i) {
@@ -117,6 +120,7 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
   const auto jobs = schedule(config_, game_->opening_count());
   MatchReport report;
   report.game = game_->name();
+  report.measure_name = game_->measure_name();
   report.scheduled = static_cast<int>(jobs.size());
   for (const auto& p : players) report.players.push_back({p.name, p.describe(), {}});
   const int opponents = config_.gauntlet ? static_cast<int>(players.size()) - 1 : 1;
@@ -129,7 +133,8 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> decided{false};
-  std::map<std::pair<int, int>, double> half_pairs;  // (opponent, pair) -> player 1's score
+  std::map<std::pair<int, int>, double> half_pairs;     // (opponent, pair) -> player 1's score
+  std::map<std::pair<int, int>, double> half_measures;  // the same for the measure's difference
   Progress progress("match", jobs.size(), stderr, config_.progress);
   int done_games = 0;
 
@@ -156,6 +161,18 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
         half_pairs.emplace(key, score);
       }
       pairing.elo = estimate_elo(pairing.tally);
+      if (outcome.measure) {
+        const auto& m = *outcome.measure;
+        const int mine = job.seats[0] == 0 ? 0 : 1;
+        pairing.measure.add_game(m[mine], m[1 - mine]);
+        const double d = m[mine] - m[1 - mine];
+        if (auto it = half_measures.find(key); it != half_measures.end()) {
+          pairing.measure.add_pair((it->second + d) / 2);
+          half_measures.erase(it);
+        } else {
+          half_measures.emplace(key, d);
+        }
+      }
       if (config_.sprt) {
         pairing.sprt = sprt(*config_.sprt, pairing.tally);
         if (pairing.sprt->decision != SprtDecision::kContinue && !decided.exchange(true))
@@ -282,6 +299,14 @@ std::string format_report(const MatchReport& r, const MatchConfig& c) {
     if (t.pairs() > 0)
       out += fmt::format("  Pairs {}  [LL LD DD/WL WD WW] = [{} {} {} {} {}]\n", t.pairs(),
                          t.penta[0], t.penta[1], t.penta[2], t.penta[3], t.penta[4]);
+    if (p.measure.games > 0) {
+      const auto& m = p.measure;
+      const double ci = m.ci95();
+      out += fmt::format("  {}: {} {:.2f}  {} {:.2f}  difference {:+.2f} ± {}\n", r.measure_name,
+                         r.players[0].name, m.mean_player(),
+                         r.players[static_cast<std::size_t>(p.opponent)].name, m.mean_opponent(),
+                         m.mean_diff(), std::isfinite(ci) ? fmt::format("{:.2f}", ci) : "inf");
+    }
     if (p.sprt && c.sprt)
       out +=
           fmt::format("  SPRT elo0 {} elo1 {} alpha {} beta {}: LLR {:.3f} ({:.3f}, {:.3f}) {}\n",
@@ -343,6 +368,13 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
                  {"error95", number(p.elo.error95)},
                  {"model", p.elo.pentanomial ? "pentanomial" : "trinomial"},
                  {"los", number(p.elo.los)}});
+    if (p.measure.games > 0)
+      pj["measure"] = {{"name", r.measure_name},
+                       {"games", p.measure.games},
+                       {"player", number(p.measure.mean_player())},
+                       {"opponent", number(p.measure.mean_opponent())},
+                       {"difference", number(p.measure.mean_diff())},
+                       {"ci95", number(p.measure.ci95())}};
     if (p.sprt && c.sprt)
       pj["sprt"] = {
           {"elo0", c.sprt->elo0},           {"elo1", c.sprt->elo1},
@@ -366,6 +398,7 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
                {"reason", o.reason},
                {"plies", o.plies},
                {"seconds", number(o.seconds)}};
+    if (o.measure) gj["measure"] = {number((*o.measure)[0]), number((*o.measure)[1])};
     if (o.fault != Fault::kNone)
       gj["fault"] = {
           {"player",
@@ -375,6 +408,29 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
     j["games"].push_back(gj);
   }
   return j.dump(2);
+}
+
+void MeasureTally::add_game(double mine, double theirs) {
+  ++games;
+  player += mine;
+  opponent += theirs;
+  diff += mine - theirs;
+  diff_sq += (mine - theirs) * (mine - theirs);
+}
+
+void MeasureTally::add_pair(double mean_diff) {
+  ++pairs;
+  pair_diff += mean_diff;
+  pair_diff_sq += mean_diff * mean_diff;
+}
+
+double MeasureTally::ci95() const {
+  const bool by_pairs = pairs >= 2 && 2 * pairs == games;
+  const double n = by_pairs ? pairs : games;
+  if (n < 2) return std::numeric_limits<double>::infinity();
+  const double sum = by_pairs ? pair_diff : diff, sq = by_pairs ? pair_diff_sq : diff_sq;
+  const double var = std::max(0.0, (sq - sum * sum / n) / (n - 1));
+  return 1.96 * std::sqrt(var / n);
 }
 
 std::string_view fault_name(Fault f) {

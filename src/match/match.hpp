@@ -37,9 +37,28 @@ struct PlayerTotals {
   SeatStats faults;  // summed over games: time losses, illegal moves, crashes, move times
 };
 
+// A game's own measure (GameOutcome::measure) summed from player 1's view.
+struct MeasureTally {
+  int games = 0;
+  double player = 0, opponent = 0;  // sums over the games
+  double diff = 0, diff_sq = 0;     // player 1 minus the opponent, per game
+  int pairs = 0;                    // complete pairs: the mean difference of their two games
+  double pair_diff = 0, pair_diff_sq = 0;
+  void add_game(double mine, double theirs);
+  void add_pair(double mean_diff);
+  double mean_player() const { return games ? player / games : 0; }
+  double mean_opponent() const { return games ? opponent / games : 0; }
+  double mean_diff() const { return games ? diff / games : 0; }
+  // Half-width of the 95% interval of mean_diff(): over pairs when every game belongs to a
+  // complete pair (the shared deal or power's luck cancels in a pair), else over games;
+  // infinite with fewer than two.
+  double ci95() const;
+};
+
 struct PairingReport {
   int opponent = 1;
   Tally tally;  // player 1's view
+  MeasureTally measure;
   EloEstimate elo{};
   std::optional<SprtStatus> sprt;
   int unfinished = 0;
@@ -52,6 +71,7 @@ struct GameSummary {
 
 struct MatchReport {
   std::string game;
+  std::string measure_name;  // GameKind::measure_name (empty: none)
   std::vector<PlayerTotals> players;
   std::vector<PairingReport> pairings;
   std::vector<GameSummary> games;  // in the order they finished

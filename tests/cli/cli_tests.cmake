@@ -221,3 +221,27 @@ kibitz_cli_test(diplomacy_search_missing ARGS diplomacy search /nonexistent/s.js
 kibitz_cli_test(diplomacy_play_rm ARGS diplomacy play --bots rm,heuristic,heuristic,heuristic,heuristic,heuristic,heuristic
   --iterations 4 --max-year 1902 --quiet
   MATCH "^result: draw [^\n]*\ncentres: Austria [0-9]+[^\n]*\n$")
+# Hearts and Diplomacy in kibitz match: in-process bots with the game's own measure, and
+# one-line errors for external players and settings the games do not have.
+kibitz_cli_test(match_hearts_bots ARGS match --game hearts --engine bot=rule --engine bot=random
+  --games 8 --no-progress
+  MATCH "^hearts match: 8 of 8 games finished in [0-9.]+ s\n\nrule vs random\n  Games 8 .*\n  PPH \\(lower is better\\): rule [0-9.]+  random [0-9.]+  difference -[0-9.]+ ± [0-9.]+\n")
+kibitz_cli_test(match_hearts_external ARGS match --game hearts --engine bot=rule
+  --engine "cmd=kibitz hearts serve"
+  MATCH "^kibitz: error: player 2 '[^']*': hearts has no engine protocol in kibitz match: use an in-process bot \\(bot=random, rule or search\\)\n$")
+kibitz_cli_test(match_hearts_external_status WILL_FAIL ARGS match --game hearts --engine bot=rule
+  --engine "cmd=kibitz hearts serve")
+kibitz_cli_test(match_hearts_tc ARGS match --game hearts --engine bot=search --engine bot=rule
+  --tc 10+0.1 MATCH "^kibitz: error: player 1 'search': hearts bots have no clock \\(--tc\\)[^\n]*\n$")
+kibitz_cli_test(match_diplomacy_bots ARGS match --game diplomacy --engine bot=heuristic
+  --engine bot=random --games 2 --max-year 1904 --no-progress
+  MATCH "^diplomacy match: 2 of 2 games finished in [0-9.]+ s\n\nheuristic vs random\n.*  centres per power: heuristic [0-9.]+  random [0-9.]+  difference")
+kibitz_cli_test(match_diplomacy_bad_bot ARGS match --game diplomacy --engine bot=heuristic
+  --engine bot=kibitz
+  MATCH "^kibitz: error: player 2 'kibitz': no diplomacy bot 'kibitz' \\(bots: random, heuristic, rm\\)\n$")
+kibitz_cli_test(match_diplomacy_bad_year ARGS match --game diplomacy --max-year 1800
+  --engine bot=heuristic --engine bot=random
+  MATCH "^kibitz: error: --game: --max-year 1800: from 1901 to 9999\n$")
+kibitz_cli_test(match_max_year_not_diplomacy ARGS match --max-year 1910 --engine bot=kibitz
+  --engine bot=random --depth 1
+  MATCH "^kibitz: error: --game: chess has no --max-year \\(only Diplomacy has\\)\n$")

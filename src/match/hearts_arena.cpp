@@ -1,0 +1,310 @@
+// Hearts in `kibitz match` (see hearts_arena.hpp): deals as openings, the in-process bots of
+// src/engine/hearts_engine.hpp, one hand per game refereed here (every pass and card checked
+// against the rules, each decision timed), and a JSON line per hand as the record.
+#include "match/hearts_arena.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/rng.hpp"
+#include "engine/hearts_match.hpp"
+#include "match/referee.hpp"
+
+namespace kibitz::match {
+
+namespace {
+
+using HeartsWall = std::chrono::steady_clock;
+constexpr const char* kHeartsSeatNames[hearts::kNumPlayers] = {"N", "E", "S", "W"};
+// Deals drawn from the seed without a deal file: as many as the shared file holds.
+constexpr int kHeartsGeneratedDeals = 10000;
+
+// A player: its bot's name and search settings; its bots are made per game (seeded by the
+// deal and the seat, so both games of a pair see the same randomness at each seat).
+class HeartsSeat final : public Seat {
+ public:
+  HeartsSeat(std::string bot, hearts::SearchCfg cfg) : bot_(std::move(bot)), cfg_(cfg) {}
+  bool healthy() const override { return true; }
+  const std::string& bot() const { return bot_; }
+  const hearts::SearchCfg& cfg() const { return cfg_; }
+
+ private:
+  std::string bot_;
+  hearts::SearchCfg cfg_;
+};
+
+template <class T>
+Result<T> hearts_number(std::string_view key, std::string_view v, T lo, T hi) {
+  T out{};
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (v.empty() || ec != std::errc() || p != v.data() + v.size() || out < lo || out > hi)
+    return fail("hearts bot option {}={}: expected a number from {} to {}", key, v, lo, hi);
+  return out;
+}
+
+// The search settings of a player: its limits (movetime: the budget per decision; nodes: the
+// sampled worlds; depth: the lookahead plies) and its options (worlds, depth, beta,
+// endgame_cards). The other bots take neither.
+Result<hearts::SearchCfg> hearts_search_cfg(const PlayerSpec& spec, const MoveLimits& limits) {
+  hearts::SearchCfg c;
+  if (limits.clock)
+    return fail(
+        "hearts bots have no clock (--tc): give --movetime MS, the search bot's budget per "
+        "decision");
+  if (spec.bot != "search") {
+    if (!spec.options.empty())
+      return fail("the hearts bot '{}' has no options (only search has)", spec.bot);
+    return c;
+  }
+  if (limits.movetime_ms > 0)
+    c.time_budget_ms = static_cast<int>(std::min<std::int64_t>(limits.movetime_ms, 3'600'000));
+  if (limits.nodes > 0) c.worlds = static_cast<int>(std::min<std::uint64_t>(limits.nodes, 100000));
+  if (limits.depth > 8)
+    return fail("--depth {}: the hearts search looks 0 to 8 plies", limits.depth);
+  if (limits.depth > 0) c.depth = limits.depth;
+  for (const auto& [k, v] : spec.options) {
+    if (k == "worlds") {
+      auto n = hearts_number<int>(k, v, 1, 100000);
+      if (!n) return tl::unexpected(n.error());
+      c.worlds = *n;
+    } else if (k == "depth") {
+      auto n = hearts_number<int>(k, v, 0, 8);
+      if (!n) return tl::unexpected(n.error());
+      c.depth = *n;
+    } else if (k == "endgame_cards") {
+      auto n = hearts_number<int>(k, v, 0, 13);
+      if (!n) return tl::unexpected(n.error());
+      c.endgame_cards = *n;
+    } else if (k == "beta") {
+      char* end = nullptr;
+      const double b = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !std::isfinite(b))
+        return fail("hearts bot option beta={}: expected a number", v);
+      c.beta = b;
+    } else {
+      return fail("the hearts search bot has no option '{}' (worlds, depth, beta, endgame_cards)",
+                  k);
+    }
+  }
+  return c;
+}
+
+// The seat that wins the trick of plays first..first+3.
+int hearts_trick_winner(const hearts::State& s, int first) {
+  const hearts::Card lead = s.play(first);
+  int best = first;
+  for (int i = first + 1; i < first + 4; ++i)
+    if (s.play(i).suit() == lead.suit() && s.play(i).rank() > s.play(best).rank()) best = i;
+  return s.play_seat(best);
+}
+
+class HeartsKind final : public GameKind {
+ public:
+  std::string name() const override { return "hearts"; }
+  std::string record_format() const override { return "JSON"; }
+  std::string forfeit_result(int winner) const override { return winner == 0 ? "NS+F" : "EW+F"; }
+  std::vector<std::string> bots() const override { return hearts::bot_names(); }
+  bool needs_limits() const override { return false; }
+  std::string measure_name() const override { return "PPH (lower is better)"; }
+
+  Result<void> load_openings(const OpeningOptions& o) override {
+    seed_ = o.seed;
+    deals_.clear();
+    if (o.plies) return fail("hearts has no --plies (an opening is a whole deal)");
+    if (o.format != "auto" && o.format != "deals")
+      return fail("unknown opening format '{}' for hearts (deals: id pass N E S W a line)",
+                  o.format);
+    if (o.file.empty()) {
+      // The deals `kibitz hearts match --seed S` plays, in the same order.
+      Rng rng(o.seed ? o.seed : 1);
+      for (int i = 0; i < kHeartsGeneratedDeals; ++i)
+        deals_.push_back(
+            {std::to_string(i), hearts::pass_dir_for_hand(i), hearts::random_deal(rng)});
+      return {};
+    }
+    auto d = hearts::read_deals(o.file);
+    if (!d) return tl::unexpected(d.error());
+    deals_ = std::move(*d);
+    return {};
+  }
+  std::size_t opening_count() const override { return deals_.size(); }
+
+  Result<void> check(const PlayerSpec& spec) const override {
+    if (spec.external() || !spec.protocol.empty())
+      return fail(
+          "hearts has no engine protocol in kibitz match: use an in-process bot (bot=random, "
+          "rule or search)");
+    const auto names = bots();
+    if (std::find(names.begin(), names.end(), spec.bot) == names.end())
+      return fail("no hearts bot '{}' (bots: random, rule, search)", spec.bot);
+    if (auto c = hearts_search_cfg(spec, spec.limits); !c) return tl::unexpected(c.error());
+    return {};
+  }
+
+  Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
+                                     const GameSettings& settings) const override {
+    if (auto ok = check(spec); !ok) return tl::unexpected(ok.error());
+    auto cfg = hearts_search_cfg(spec, spec.limits.empty() ? settings.limits : spec.limits);
+    if (!cfg) return tl::unexpected(cfg.error());
+    return std::make_unique<HeartsSeat>(spec.bot, *cfg);
+  }
+
+  GameOutcome play(const GameJob& job, std::array<Seat*, 2> seats,
+                   std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+                   const std::atomic<bool>& stop) const override;
+
+ private:
+  std::vector<hearts::DealRecord> deals_;
+  std::uint64_t seed_ = 1;
+};
+
+GameOutcome HeartsKind::play(const GameJob& job, std::array<Seat*, 2> seats,
+                             std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+                             const std::atomic<bool>& stop) const {
+  const auto t_game = HeartsWall::now();
+  GameOutcome out;
+  const hearts::DealRecord& deal = deals_[job.opening];
+  out.opening = fmt::format("deal {} ({})", deal.id, hearts::to_string(deal.dir));
+  RefereeBook book(out, specs, settings, {"NS+", "EW+", "=", "*"});
+  const char* side_name[2] = {"NS", "EW"};
+
+  // Seat h (N E S W) belongs to side h % 2. Seeds depend on the pair and the seat only.
+  std::array<std::unique_ptr<hearts::Bot>, hearts::kNumPlayers> by_seat;
+  for (int h = 0; h < hearts::kNumPlayers; ++h) {
+    const auto* seat = static_cast<const HeartsSeat*>(seats[h % 2]);
+    const std::uint64_t seed =
+        (seed_ * 0x9E3779B97F4A7C15ull) ^
+        (static_cast<std::uint64_t>(job.pair) * 4 + static_cast<std::uint64_t>(h) + 1) *
+            0xD1B54A32D192ED03ull;
+    auto bot = hearts::make_bot(seat->bot(), seat->cfg(), seed);
+    if (!bot) {  // check() accepted the name: cannot happen, but lose cleanly if it does
+      book.forfeit(h % 2, Fault::kCrash, "abandoned", bot.error().message);
+      return out;
+    }
+    by_seat[h] = std::move(*bot);
+  }
+
+  hearts::State s(deal.hands, deal.dir);
+  // One decision of seat h, timed and charged to its side; false when the game is over.
+  auto decide = [&](int h, auto&& ask) {
+    const int side = h % 2;
+    const auto t0 = HeartsWall::now();
+    ask();
+    const double ms = std::chrono::duration<double, std::milli>(HeartsWall::now() - t0).count();
+    ++out.stats[side].moves;
+    return book.charge(side, ms, false,
+                       fmt::format("{} ({})", kHeartsSeatNames[h], specs[side]->name));
+  };
+  bool over = false;
+  if (s.phase() == hearts::Phase::kPass) {
+    std::array<hearts::CardSet, hearts::kNumPlayers> picks{};
+    for (int h = 0; h < hearts::kNumPlayers && !over; ++h) {
+      if (!decide(h, [&] { picks[h] = by_seat[h]->choose_pass(s.information_state(h)); })) {
+        over = true;
+      } else if (picks[h].size() != 3 || (picks[h] - s.hand(h)).size() != 0) {
+        book.forfeit(h % 2, Fault::kIllegal, "rules infraction",
+                     fmt::format("{} ({}) passes '{}'", kHeartsSeatNames[h], specs[h % 2]->name,
+                                 hearts::to_string(picks[h])));
+        over = true;
+      }
+    }
+    // The cards change hands once every seat has picked (each seat's three in turn).
+    for (int h = 0; h < hearts::kNumPlayers && !over; ++h)
+      for (const hearts::Card c : picks[h]) s.apply(c);
+  }
+  while (!over && !s.is_terminal()) {
+    if (stop.load()) {
+      book.end(-1, "unterminated", "match interrupted");
+      over = true;
+      break;
+    }
+    const int h = s.current_player();
+    hearts::Decision d;
+    if (!decide(h, [&] { d = by_seat[h]->choose_play(s.information_state(h)); })) {
+      over = true;
+      break;
+    }
+    if (!d.card.valid() || !s.is_legal(d.card)) {
+      book.forfeit(
+          h % 2, Fault::kIllegal, "rules infraction",
+          fmt::format("{} ({}) plays {}, not a legal card", kHeartsSeatNames[h], specs[h % 2]->name,
+                      d.card.valid() ? hearts::to_string(d.card) : "none"));
+      over = true;
+      break;
+    }
+    if (settings.verbose)
+      fmt::print(stderr, "game {} {} ({}) {} ({} ms) {}\n", job.number, kHeartsSeatNames[h],
+                 specs[h % 2]->name, hearts::to_string(d.card), d.duration_ms, d.strategy);
+    s.apply(d.card);
+  }
+  const auto points = s.hand_scores();
+  const int ns = points[0] + points[2], ew = points[1] + points[3];
+  if (!over) {
+    int moon = -1;
+    for (int h = 0; h < hearts::kNumPlayers; ++h)
+      if ((s.taken(h) & hearts::kPointCards) == hearts::kPointCards) moon = h;
+    book.end(
+        ns < ew   ? 1.0
+        : ns > ew ? 0.0
+                  : 0.5,
+        "normal",
+        fmt::format("points N {} E {} S {} W {}{}", points[0], points[1], points[2], points[3],
+                    moon >= 0 ? fmt::format(" ({} shot the moon)", kHeartsSeatNames[moon]) : ""));
+    out.result = fmt::format("NS {} - EW {}", ns, ew);
+    // Points per hand of each side: the mean of its two seats, as PPH counts one seat.
+    out.measure = std::array<double, 2>{ns / 2.0, ew / 2.0};
+  }
+  out.plies = s.num_plays();
+  out.seconds = std::chrono::duration<double>(HeartsWall::now() - t_game).count();
+
+  // The record: one JSON line with the deal, the passes, the tricks and the points.
+  using json = nlohmann::ordered_json;
+  json hands = json::object(), passes = json::object(), pts = json::object();
+  for (int h = 0; h < hearts::kNumPlayers; ++h) {
+    hands[kHeartsSeatNames[h]] = hearts::to_string(deal.hands[h]);
+    if (deal.dir != hearts::PassDir::kNone)
+      passes[kHeartsSeatNames[h]] = hearts::to_string(s.passed(h));
+    pts[kHeartsSeatNames[h]] = points[h];
+  }
+  json tricks = json::array();
+  for (int t = 0; 4 * t + 4 <= s.num_plays(); ++t) {
+    std::string cards;
+    for (int i = 4 * t; i < 4 * t + 4; ++i)
+      cards += (cards.empty() ? "" : " ") + hearts::to_string(s.play(i));
+    tricks.push_back({{"leader", kHeartsSeatNames[s.play_seat(4 * t)]},
+                      {"cards", cards},
+                      {"winner", kHeartsSeatNames[hearts_trick_winner(s, 4 * t)]}});
+  }
+  json rec = {{"event", settings.event},
+              {"round", job.number},
+              {"deal", deal.id},
+              {"pass", hearts::to_string(deal.dir)},
+              {"players", {{side_name[0], specs[0]->name}, {side_name[1], specs[1]->name}}},
+              {"hands", hands}};
+  if (deal.dir != hearts::PassDir::kNone) rec["passes"] = passes;
+  rec["tricks"] = tricks;
+  rec["points"] = pts;
+  rec["result"] = out.result.empty() ? "*" : out.result;
+  rec["termination"] = out.termination;
+  rec["reason"] = out.reason;
+  out.record = rec.dump();
+  return out;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GameKind>> make_hearts_kind(const GameSettings& settings) {
+  if (settings.board_size || !settings.rule.empty())
+    return fail("hearts has no --board-size or --rule");
+  if (settings.komi != kDefaultKomi) return fail("hearts has no --komi (only Go has)");
+  if (settings.adjudication.max_moves)
+    return fail("hearts has no --max-moves (a game is one hand)");
+  return std::unique_ptr<GameKind>(std::make_unique<HeartsKind>());
+}
+
+}  // namespace kibitz::match
