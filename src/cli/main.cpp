@@ -33,13 +33,20 @@ int main(int argc, char** argv) {
   app.footer("Run 'kibitz <command> --help' for the options of a command.");
 
   const std::vector<std::pair<std::string, cli::Runner>> runners = {
-      {"demo", cli::add_demo(app)},         {"games", cli::add_games(app, registry)},
-      {"perft", cli::add_perft(app)},       {"tune", cli::add_tune(app)},
-      {"uci", cli::add_uci(app)},           {"bench", cli::add_bench(app)},
-      {"selfplay", cli::add_selfplay(app)}, {"match", cli::add_match(app)},
-      {"gomocup", cli::add_gomocup(app)},   {"gomoku", cli::add_gomoku(app)},
-      {"gtp", cli::add_gtp(app)},           {"hearts", cli::add_hearts(app)},
-      {"go", cli::add_go(app)},             {"diplomacy", cli::add_diplomacy(app)},
+      {"demo", cli::add_demo(app)},
+      {"games", cli::add_games(app, registry)},
+      {"perft", cli::add_perft(app)},
+      {"tune", cli::add_tune(app)},
+      {"uci", cli::add_uci(app)},
+      {"bench", cli::add_bench(app)},
+      {"selfplay", cli::add_selfplay(app)},
+      {"match", cli::add_match(app)},
+      {"gomocup", cli::add_gomocup(app)},
+      {"gomoku", cli::add_gomoku(app)},
+      {"gtp", cli::add_gtp(app)},
+      {"hearts", cli::add_hearts(app)},
+      {"go", cli::add_go(app)},
+      {"diplomacy", cli::add_diplomacy(app)},
   };
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.

@@ -88,11 +88,7 @@ double entropy(const std::vector<double>& p) {
 
 std::vector<double> softmax(const std::vector<double>& r, double temperature) {
   std::vector<double> s(r.size());
-  if (r.empty()) return s;
-  const double top = *std::max_element(r.begin(), r.end());
-  double sum = 0;
-  for (std::size_t k = 0; k < r.size(); ++k) sum += s[k] = std::exp((r[k] - top) / temperature);
-  for (double& x : s) x /= sum;
+  search::softmax(r, temperature, s);
   return s;
 }
 

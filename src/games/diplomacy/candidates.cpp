@@ -9,16 +9,13 @@ namespace {
 
 bool is_move(const Order& o) { return o.type == OrderType::kMove; }
 
-// Two sets are the same when they give the same orders (sets are kept in province order).
-bool same_set(const OrderSet& a, const OrderSet& b) { return a == b; }
-
 }  // namespace
 
 bool CandidateGenerator::add_unique(OrderSet set, std::vector<OrderSet>& out) const {
   std::sort(set.begin(), set.end(),
             [&](const Order& a, const Order& b) { return a.location < b.location; });
-  for (const auto& o : out)
-    if (same_set(o, set)) return false;
+  // Sets are kept in province order, so equal sets compare equal.
+  if (std::find(out.begin(), out.end(), set) != out.end()) return false;
   out.push_back(std::move(set));
   return true;
 }

@@ -429,9 +429,9 @@ Result<Order> check_order(const Map& map, const State& s, PowerId power, const O
     o.type = OrderType::kRetreat;
   const std::string_view name = map.power_name(power);
   // Only adjustment orders need the count; movement orders are checked far more often.
-  const int builds =
-      phase == PhaseType::kAdjustment ? count_centres(map, s, power) - count_units(map, s, power)
-                                      : 0;
+  const int builds = phase == PhaseType::kAdjustment
+                         ? count_centres(map, s, power) - count_units(map, s, power)
+                         : 0;
 
   if (o.type == OrderType::kWaive) {
     if (phase != PhaseType::kAdjustment)

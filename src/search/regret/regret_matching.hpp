@@ -41,6 +41,16 @@ struct RegretConfig {
   std::uint32_t learners = ~0u;
 };
 
+// out[a] = exp((r[a] - max r) / temperature), normalised: the kSoftmax strategy (also what
+// callers use to read a strategy off regrets). out.size() == r.size().
+inline void softmax(std::span<const double> r, double temperature, std::span<double> out) {
+  if (r.empty()) return;
+  const double top = *std::max_element(r.begin(), r.end());
+  double sum = 0;
+  for (std::size_t a = 0; a < r.size(); ++a) sum += out[a] = std::exp((r[a] - top) / temperature);
+  for (double& s : out) s /= sum;
+}
+
 template <Simultaneous G>
 struct RegretPlayer {
   std::vector<typename G::Move> actions;
@@ -158,17 +168,14 @@ class RegretMatching {
   void update_strategy(RegretPlayer<G>& pl) const {
     const std::size_t n = pl.regret.size();
     if (n == 0) return;
-    double sum = 0;
     if (cfg_.strategy == RegretStrategy::kPositive) {
+      double sum = 0;
       for (std::size_t a = 0; a < n; ++a) sum += pl.regret[a] = std::max(0.0, pl.regret[a]);
       for (std::size_t a = 0; a < n; ++a)
         pl.strategy[a] = sum > 0 ? pl.regret[a] / sum : 1.0 / static_cast<double>(n);
       return;
     }
-    const double top = *std::max_element(pl.regret.begin(), pl.regret.end());
-    for (std::size_t a = 0; a < n; ++a)
-      sum += pl.strategy[a] = std::exp((pl.regret[a] - top) / cfg_.temperature);
-    for (double& s : pl.strategy) s /= sum;
+    softmax(pl.regret, cfg_.temperature, pl.strategy);
   }
 
   int sample(const std::vector<double>& strategy) {
