@@ -35,8 +35,8 @@ struct SearchArgs {
 
 void add_search_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_option("--config", a.config, "YAML settings (configs/hearts.yaml documents every key)");
-  cmd->add_option("--worlds", a.worlds, "sampled worlds per decision (default 32)");
-  cmd->add_option("--depth", a.depth, "lookahead plies after our card before rollouts (default 2)");
+  cmd->add_option("--worlds", a.worlds, "sampled worlds per decision (default 512)");
+  cmd->add_option("--depth", a.depth, "lookahead plies after our card before rollouts (default 0)");
   cmd->add_option("--budget-ms", a.budget_ms, "time budget per decision in ms (default 900)");
   cmd->add_flag("--analysis", a.analysis, "analysis mode: the 5000 ms budget");
   cmd->add_option("--seed", a.seed, "seed of the deals, the random bots and the search");
@@ -156,11 +156,12 @@ int run_match(const MatchArgs& a) {
   fmt::print("{} hands ({} deals x 4 seat rotations), {:.1f} s, {:.1f} hands/s\n", rep->hands,
              rep->deals, rep->wall_ms / 1000.0,
              rep->hands * 1000.0 / std::max<std::int64_t>(1, rep->wall_ms));
-  fmt::print("{:<4} {:<10} {:>7} {:>8} {:>9}\n", "#", "player", "PPH", "95%", "SD/hand");
+  fmt::print("{:<4} {:<10} {:>7} {:>8} {:>9} {:>7}\n", "#", "player", "PPH", "95%", "SD/hand",
+             "moons");
   for (int i = 0; i < 4; ++i) {
     const auto& p = rep->players[i];
-    fmt::print("{:<4} {:<10} {:>7.3f} {:>8} {:>9.2f}\n", i + 1, p.name, p.pph,
-               fmt::format("±{:.3f}", p.ci95), p.sd_hand);
+    fmt::print("{:<4} {:<10} {:>7.3f} {:>8} {:>9.2f} {:>6.1f}%\n", i + 1, p.name, p.pph,
+               fmt::format("±{:.3f}", p.ci95), p.sd_hand, 100.0 * p.moons / rep->hands);
   }
   fmt::print(
       "player 1 minus the mean of players 2-4: {:+.3f} PPH (95% ±{:.3f}; SD per deal {:.2f})\n",
@@ -168,6 +169,9 @@ int run_match(const MatchArgs& a) {
   if (!rep->latency_ms.empty())
     fmt::print("search decisions: {}, latency median {:.0f} ms, p99 {:.0f} ms, max {:.0f} ms\n",
                rep->latency_ms.size(), rep->latency_median, rep->latency_p99, rep->latency_max);
+  if (!rep->pass_ms.empty())
+    fmt::print("search passes: {}, latency median {:.0f} ms, p99 {:.0f} ms, max {:.0f} ms\n",
+               rep->pass_ms.size(), rep->pass_median, rep->pass_p99, rep->pass_max);
   if (!a.csv.empty()) {
     std::ofstream out(a.csv);
     if (!out) return report_error(fmt::format("--csv: cannot write '{}'", a.csv));
@@ -180,11 +184,14 @@ int run_match(const MatchArgs& a) {
     out << "{\"hands\":" << rep->hands << ",\"deals\":" << rep->deals << ",\"players\":[";
     for (int i = 0; i < 4; ++i)
       out << (i ? "," : "")
-          << fmt::format("{{\"name\":\"{}\",\"pph\":{:.4f},\"ci95\":{:.4f}}}", rep->players[i].name,
-                         rep->players[i].pph, rep->players[i].ci95);
+          << fmt::format("{{\"name\":\"{}\",\"pph\":{:.4f},\"ci95\":{:.4f},\"moons\":{}}}",
+                         rep->players[i].name, rep->players[i].pph, rep->players[i].ci95,
+                         rep->players[i].moons);
     out << fmt::format(
-        "],\"diff\":{:.4f},\"diff_ci95\":{:.4f},\"latency_median_ms\":{},\"latency_p99_ms\":{}}}\n",
-        rep->diff, rep->diff_ci95, rep->latency_median, rep->latency_p99);
+        "],\"diff\":{:.4f},\"diff_ci95\":{:.4f},\"latency_median_ms\":{},\"latency_p99_ms\":{},"
+        "\"pass_median_ms\":{},\"pass_p99_ms\":{}}}\n",
+        rep->diff, rep->diff_ci95, rep->latency_median, rep->latency_p99, rep->pass_median,
+        rep->pass_p99);
   }
   return 0;
 }

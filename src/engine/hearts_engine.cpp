@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/time_budget.hpp"
@@ -17,10 +18,17 @@ namespace kibitz::hearts {
 
 namespace {
 
-// The rollout policy with the configured knobs.
+// The rollout policy with the configured knobs; variant 1 has the searching seat shoot the
+// moon (WorldSearchOptions::variants).
 struct KnobbedRollout {
   const PolicyKnobs* knobs = nullptr;
-  Card operator()(const State& s, Rng& rng) const { return policy_play(s, rng, *knobs); }
+  int root = -1;
+  int variant = 0;
+  void set_variant(int r, int v) { root = r, variant = v; }
+  Card operator()(const State& s, Rng& rng) const {
+    if (variant == 1 && s.current_player() == root) return shoot_play(s, rng, *knobs);
+    return policy_play(s, rng, *knobs);
+  }
 };
 
 class RandomBot final : public Bot {
@@ -78,11 +86,59 @@ struct SearchPlayer::Impl {
 SearchPlayer::SearchPlayer(SearchCfg cfg) : cfg_(std::move(cfg)), impl_(std::make_unique<Impl>()) {}
 SearchPlayer::~SearchPlayer() = default;
 
+double SearchPlayer::model_log_likelihood(const Observation& o, const Deal& deal) const {
+  const State& pub = o.public_state();
+  // The hands as play began: today's plus what each seat has played since.
+  Deal start = deal;
+  for (int i = 0; i < pub.num_plays(); ++i) start[pub.play_seat(i)].add(pub.play(i));
+  State st(start, PassDir::kNone, pub.options(), pub.scores_before());
+  PolicyKnobs greedy = cfg_.rollout;
+  greedy.epsilon = 0.0;
+  Rng unused(1);
+  const double eps = cfg_.model_epsilon;
+  double ll = 0.0;
+  for (int i = 0; i < pub.num_plays(); ++i) {
+    const Card c = pub.play(i);
+    const int q = pub.play_seat(i);
+    if (st.current_player() != q || !st.is_legal(c)) return -1e300;  // cannot happen here
+    if (q != o.seat()) {
+      const double n = st.legal_set().size();
+      if (n > 1) ll += std::log((policy_play(st, unused, greedy) == c ? 1.0 - eps : 0.0) + eps / n);
+    }
+    st.apply(c);
+  }
+  return ll;
+}
+
 std::vector<Deal> SearchPlayer::worlds_for(const Observation& o, const Belief& b, Rng& rng,
                                            const TimeBudget& budget) {
   const State& pub = o.public_state();
   std::vector<Deal> out;
   Impl& m = *impl_;
+  if (cfg_.model_epsilon < 1.0 && pub.num_plays() > 0) {
+    // Draw uniformly among the consistent deals, weigh each by the opponent model and keep
+    // K by systematic resampling (a deal may be kept several times).
+    const int draws = cfg_.worlds * std::max(1, cfg_.model_draws);
+    std::vector<Deal> pool;
+    std::vector<double> ll;
+    while (static_cast<int>(pool.size()) < draws && !budget.poll(pool.size(), 16)) {
+      pool.push_back(b.sample(rng));
+      ll.push_back(model_log_likelihood(o, pool.back()));
+    }
+    if (pool.empty()) return out;
+    const double top = *std::max_element(ll.begin(), ll.end());
+    std::vector<double> cum(pool.size());
+    double total = 0.0;
+    for (std::size_t i = 0; i < pool.size(); ++i) cum[i] = total += std::exp(ll[i] - top);
+    const double step = total / cfg_.worlds;
+    double at = rng.uniform01() * step;
+    std::size_t j = 0;
+    for (int k = 0; k < cfg_.worlds; ++k, at += step) {
+      while (j + 1 < pool.size() && cum[j] < at) ++j;
+      out.push_back(pool[j]);
+    }
+    return out;
+  }
   // Reuse: the same seat, later in the same hand (our hand then minus our plays since).
   if (m.cache_seat == o.seat() && m.cache_plays <= pub.num_plays()) {
     CardSet mine_then = o.hand();
@@ -112,6 +168,116 @@ std::vector<Deal> SearchPlayer::worlds_for(const Observation& o, const Belief& b
   m.cache_plays = pub.num_plays();
   m.cache_hand = o.hand();
   return out;
+}
+
+CardSet SearchPlayer::choose_pass(const Observation& o) {
+  const CardSet rule = rule_pass(o);
+  const State& pub = o.public_state();
+  if (cfg_.pass_worlds <= 0 || o.phase() != Phase::kPass || o.hand().size() != kHandSize ||
+      !o.passed_out().empty())
+    return rule;
+  TimeBudget budget(cfg_.budget_ms(), cfg_.budget_ms());
+  const int me = o.seat();
+  const Belief belief(o);
+  Rng rng(cfg_.seed ^ (o.hand().bits() * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint64_t>(me));
+  const int lead = rival(pub, me);
+  const auto& before = pub.scores_before();
+  // The utility of one finished hand (linear in the returns, so means may be taken after).
+  const auto utility = [&](const Returns<State>& r) {
+    return r[me] + cfg_.beta * ((before[lead] - r[lead]) - (before[me] - r[me]));
+  };
+  struct Cand {
+    CardSet pass;
+    double sum[2] = {0, 0};
+    int n = 0;
+    double value() const { return std::max(sum[0], sum[1]) / std::max(n, 1); }
+  };
+  std::vector<Cand> cands;
+  const CardSet hand = o.hand();
+  for (const Card a : hand)
+    for (const Card b : hand)
+      for (const Card c : hand)
+        if (a.index() < b.index() && b.index() < c.index())
+          cands.push_back({CardSet::of(a) | CardSet::of(b) | CardSet::of(c)});
+  const int nv = cfg_.shoot_moon ? 2 : 1;
+  const int total = cfg_.pass_worlds;
+  // Deals and rollout seeds, drawn as the rounds need them (the same for every candidate).
+  std::vector<Deal> deals;
+  std::vector<std::uint64_t> seeds;
+  KnobbedRollout policy{&cfg_.rollout};
+  Rng roll;
+  const auto play_out = [&](const Cand& cand, int w, int v) {
+    roll.reseed(seeds[static_cast<std::size_t>(w)]);
+    policy.set_variant(me, v);
+    State st(deals[static_cast<std::size_t>(w)], pub.pass_dir(), pub.options(), before);
+    CardSet mine = cand.pass;
+    while (!st.is_terminal()) {
+      if (st.phase() == Phase::kPass && st.current_player() == me)
+        st.apply(mine.pop_lowest());
+      else
+        st.apply(policy(st, roll));
+    }
+    return utility(st.returns());
+  };
+  // Successive halving: every candidate on the first worlds, then a quarter of them on four
+  // times as many, until a few remain on all of them.
+  int done = 0;
+  int upto = std::max(1, total / 64);
+  bool out_of_time = false;
+  while (!out_of_time) {
+    while (static_cast<int>(deals.size()) < upto && !budget.poll(deals.size(), 16)) {
+      deals.push_back(belief.sample(rng));
+      seeds.push_back(rng.next());
+    }
+    if (static_cast<int>(deals.size()) < upto) {
+      out_of_time = true;
+      upto = static_cast<int>(deals.size());
+    }
+    for (std::size_t i = 0; i < cands.size() && !out_of_time; ++i) {
+      Cand& cand = cands[i];
+      for (int w = cand.n; w < upto; ++w) {
+        if (budget.poll(static_cast<std::uint64_t>(++done), 32)) {
+          out_of_time = true;
+          break;
+        }
+        for (int v = 0; v < nv; ++v) cand.sum[v] += play_out(cand, w, v);
+        ++cand.n;
+      }
+    }
+    if (out_of_time) break;
+    std::stable_sort(cands.begin(), cands.end(),
+                     [](const Cand& x, const Cand& y) { return x.value() > y.value(); });
+    if (upto >= total) break;
+    cands.resize(std::max<std::size_t>(2, cands.size() / 4));
+    upto = std::min(total, upto * 4);
+  }
+  if (out_of_time) {
+    // A round cut short: the means so far (over unequal world counts), unvalued ones last;
+    // with none valued, the rule bot's pass.
+    std::stable_sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) {
+      if ((x.n > 0) != (y.n > 0)) return x.n > 0;
+      return x.value() > y.value();
+    });
+    if (sink_)
+      sink_(nlohmann::json{{"event", "budget_exceeded"},
+                           {"trick_idx", -1},
+                           {"strategy", "pass"},
+                           {"worlds", cands.front().n},
+                           {"allocated_ms", cfg_.budget_ms()},
+                           {"consumed_ms", budget.elapsed_ms()}}
+                .dump());
+    if (cands.front().n == 0) return rule;
+  }
+  if (sink_)
+    sink_(nlohmann::json{{"event", "PassLog"},
+                         {"pass", to_string(cands.front().pass)},
+                         {"rule_pass", to_string(rule)},
+                         {"expected_utility", cands.front().value()},
+                         {"moon", cfg_.shoot_moon && cands.front().sum[1] > cands.front().sum[0]},
+                         {"worlds", cands.front().n},
+                         {"duration_ms", budget.elapsed_ms()}}
+              .dump());
+  return cands.front().pass;
 }
 
 Decision SearchPlayer::choose_play(const Observation& o) {
@@ -162,6 +328,7 @@ Decision SearchPlayer::choose_play(const Observation& o) {
       const double me_next = before[me] + sm.expected_points;
       sm.utility = -sm.expected_points + cfg_.beta * (leader_next - me_next);
       sm.prior = v.move == prior;
+      sm.moon = v.variant == 1;
       sm.forced = !forced.empty() && forced[i];
       d.moves.push_back(sm);
     }
@@ -184,7 +351,14 @@ Decision SearchPlayer::choose_play(const Observation& o) {
     std::vector<State> worlds;
     worlds.reserve(deals.size());
     for (const Deal& deal : deals) worlds.push_back(o.world(deal, rng));
-    const auto r = impl_->solver.evaluate(worlds, {}, move_span, me, budget);
+    // With the opponent model, each deal weighs by the likelihood of the play so far.
+    std::vector<double> weights;
+    if (cfg_.model_epsilon < 1.0) {
+      for (const Deal& deal : deals) weights.push_back(model_log_likelihood(o, deal));
+      const double top = *std::max_element(weights.begin(), weights.end());
+      for (double& w : weights) w = std::exp(w - top);
+    }
+    const auto r = impl_->solver.evaluate(worlds, weights, move_span, me, budget);
     if (r.worlds_done > 0) {
       score_moves(r.moves, r.forced);
       const bool forced = d.moves.front().forced;
@@ -224,6 +398,7 @@ Decision SearchPlayer::choose_play(const Observation& o) {
   wo.mode = moon_p >= cfg_.paranoid_threshold ? search::LookaheadMode::kParanoid
                                               : search::LookaheadMode::kMaxN;
   wo.seed = rng.next();
+  wo.variants = cfg_.shoot_moon && moon_alive(pub, me) ? 2 : 1;
   search::WorldSearch<State, KnobbedRollout> ws(KnobbedRollout{&cfg_.rollout});
   const auto r = ws.evaluate(worlds, move_span, me, wo, budget);
   d.worlds = r.worlds_done;

@@ -24,7 +24,7 @@ namespace kibitz::hearts {
 // after our card beat the seed's depth-2 maxn by 2.6 PPH, and the exact endgame from 4-6 cards
 // on cost points and time).
 struct SearchCfg {
-  int worlds = 128;          // K sampled worlds per decision (seed: 32)
+  int worlds = 512;          // K sampled worlds per decision (seed: 32)
   int depth = 0;             // maxn / paranoid plies after our card, then rollouts (seed: 2-3)
   double beta = 0.1;         // weight of E(leader_next - me_next) in the utility
   int time_budget_ms = 900;  // per decision (analysis mode: analysis_budget_ms)
@@ -36,6 +36,13 @@ struct SearchCfg {
   std::uint64_t endgame_states = 512;  // or when this few consistent deals remain (seed: 10^5)
   int endgame_max_worlds = 512;        // enumerate up to this many deals, else sample as many
   std::uint64_t seed = 0x48454152ull;
+  bool shoot_moon = true;  // also value each card with our rollout moves shooting the moon
+  int pass_worlds = 256;   // pass search: worlds for the last candidates (0: the rule pass)
+  // Opponent model: a world's weight is the likelihood of the other seats' plays so far if
+  // each played the rollout policy's own card with probability 1 - model_epsilon and a
+  // uniformly random legal card otherwise (1: no model, every consistent world alike).
+  double model_epsilon = 1.0;
+  int model_draws = 4;  // with the model: worlds drawn per world kept (resampled by weight)
   PolicyKnobs rollout;  // the rollout policy's knobs
   int budget_ms() const { return analysis ? analysis_budget_ms : time_budget_ms; }
 };
@@ -49,6 +56,7 @@ struct ScoredMove {
   bool prior = false;          // the rule bot's choice (the last tie-break)
   bool forced = false;         // endgame: the same outcome in every world
   std::string note;            // e.g. "budget exceeded after 12 worlds"
+  bool moon = false;           // valued with our own rollout moves shooting the moon
 };
 
 struct Decision {
@@ -85,15 +93,21 @@ class SearchPlayer final : public Bot {
   explicit SearchPlayer(SearchCfg cfg);
   ~SearchPlayer() override;
   std::string name() const override { return "search"; }
-  CardSet choose_pass(const Observation& o) override { return rule_pass(o); }
+  // Every 3-card pass valued by rollouts of the whole hand in sampled deals (the others pass
+  // and play by the rollout policy), narrowed by successive halving over common worlds.
+  CardSet choose_pass(const Observation& o) override;
   Decision choose_play(const Observation& o) override;
   void set_telemetry(TelemetrySink sink) override { sink_ = std::move(sink); }
   const SearchCfg& config() const { return cfg_; }
+  // log P(the other seats' plays so far | deal) under the opponent model of model_epsilon
+  // (deal: the hands now, as Belief draws them).
+  double model_log_likelihood(const Observation& o, const Deal& deal) const;
 
  private:
   struct Impl;
   std::vector<Deal> worlds_for(const Observation& o, const Belief& b, Rng& rng,
                                const TimeBudget& budget);
+
   SearchCfg cfg_;
   TelemetrySink sink_;
   std::unique_ptr<Impl> impl_;

@@ -97,10 +97,11 @@ const auto kBool = [](const Config& c, std::string_view k, bool fb) { return c.g
 Result<SearchCfg> search_cfg_from(const Config& c, SearchCfg s) {
   if (auto r = check_keys(c, "", {"search", "rollout", "rules"}); !r)
     return tl::unexpected(r.error());
-  if (auto r = check_keys(
-          c, "search",
-          {"worlds", "depth", "beta", "time_budget_ms", "analysis_budget_ms", "analysis",
-           "paranoid_threshold", "endgame_cards", "endgame_states", "endgame_max_worlds", "seed"});
+  if (auto r =
+          check_keys(c, "search",
+                     {"worlds", "depth", "beta", "time_budget_ms", "analysis_budget_ms", "analysis",
+                      "paranoid_threshold", "endgame_cards", "endgame_states", "endgame_max_worlds",
+                      "seed", "shoot_moon", "pass_worlds", "model_epsilon", "model_draws"});
       !r)
     return tl::unexpected(r.error());
   if (auto r =
@@ -118,6 +119,10 @@ Result<SearchCfg> search_cfg_from(const Config& c, SearchCfg s) {
         read_key(c, "search.endgame_states", s.endgame_states, kInt),
         read_key(c, "search.endgame_max_worlds", s.endgame_max_worlds, kInt),
         read_key(c, "search.seed", s.seed, kInt),
+        read_key(c, "search.shoot_moon", s.shoot_moon, kBool),
+        read_key(c, "search.pass_worlds", s.pass_worlds, kInt),
+        read_key(c, "search.model_epsilon", s.model_epsilon, kDouble),
+        read_key(c, "search.model_draws", s.model_draws, kInt),
         read_key(c, "rollout.epsilon", s.rollout.epsilon, kDouble),
         read_key(c, "rollout.avoid_queen", s.rollout.avoid_queen, kBool),
         read_key(c, "rollout.block_shooter", s.rollout.block_shooter, kBool),
@@ -128,6 +133,12 @@ Result<SearchCfg> search_cfg_from(const Config& c, SearchCfg s) {
   if (s.depth < 0 || s.depth > 8) return fail("{}: search.depth must be 0 to 8", c.source());
   if (s.time_budget_ms < 1 || s.analysis_budget_ms < 1)
     return fail("{}: budgets must be at least 1 ms", c.source());
+  if (s.model_epsilon <= 0 || s.model_epsilon > 1)
+    return fail("{}: search.model_epsilon must be above 0 and at most 1", c.source());
+  if (s.model_draws < 1 || s.model_draws > 1000)
+    return fail("{}: search.model_draws must be 1 to 1000", c.source());
+  if (s.pass_worlds < 0 || s.pass_worlds > 100000)
+    return fail("{}: search.pass_worlds must be 0 to 100000", c.source());
   if (s.endgame_max_worlds < 1)
     return fail("{}: search.endgame_max_worlds must be at least 1", c.source());
   if (s.rollout.epsilon < 0 || s.rollout.epsilon > 1)
@@ -159,7 +170,14 @@ HandResult play_hand(const std::array<Bot*, kNumPlayers>& bots, const DealRecord
   State s(deal.hands, deal.dir, rules, scores_before);
   if (s.phase() == Phase::kPass) {
     std::array<CardSet, kNumPlayers> picks{};
-    for (int p = 0; p < kNumPlayers; ++p) picks[p] = bots[p]->choose_pass(s.information_state(p));
+    for (int p = 0; p < kNumPlayers; ++p) {
+      const auto t0 = std::chrono::steady_clock::now();
+      picks[p] = bots[p]->choose_pass(s.information_state(p));
+      if (bots[p]->name() == "search")
+        out.pass_ms.push_back(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::steady_clock::now() - t0)
+                                  .count());
+    }
     for (int p = 0; p < kNumPlayers; ++p)
       for (const Card c : picks[p]) s.apply(c);
   }
@@ -170,6 +188,8 @@ HandResult play_hand(const std::array<Bot*, kNumPlayers>& bots, const DealRecord
     s.apply(s.is_legal(d.card) ? d.card : s.legal_set().lowest());
   }
   out.points = s.hand_scores();
+  for (int p = 0; p < kNumPlayers; ++p)
+    if ((s.taken(p) & kPointCards) == kPointCards) out.moon = p;
   return out;
 }
 
@@ -189,7 +209,8 @@ Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
   // points[deal][rotation][player]
   std::vector<std::array<std::array<int, kNumPlayers>, 4>> points(
       static_cast<std::size_t>(n_deals));
-  std::vector<std::int64_t> latency;
+  std::vector<std::int64_t> latency, pass_latency;
+  std::vector<std::array<int, kNumPlayers>> moons(static_cast<std::size_t>(n_deals));
   std::mutex mu;
   std::atomic<int> next{0}, done{0};
   const auto start = std::chrono::steady_clock::now();
@@ -205,7 +226,7 @@ Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
           o.telemetry(fmt::format("{{\"player\":{},{}", i, line.substr(1)));
         });
     }
-    std::vector<std::int64_t> mine;
+    std::vector<std::int64_t> mine, mine_pass;
     for (int k; (k = next.fetch_add(1)) < n_deals;) {
       const DealRecord& deal = deals[static_cast<std::size_t>(o.first_deal + k)];
       for (int r = 0; r < 4; ++r) {
@@ -216,6 +237,9 @@ Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
         for (int i = 0; i < kNumPlayers; ++i)
           points[static_cast<std::size_t>(k)][r][i] = h.points[(i + r) % 4];
         mine.insert(mine.end(), h.search_ms.begin(), h.search_ms.end());
+        mine_pass.insert(mine_pass.end(), h.pass_ms.begin(), h.pass_ms.end());
+        for (int i = 0; i < kNumPlayers; ++i)
+          if (h.moon == (i + r) % 4) ++moons[static_cast<std::size_t>(k)][i];
       }
       const int d = ++done;
       if (o.progress) {
@@ -225,6 +249,7 @@ Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
     }
     std::lock_guard lock(mu);
     latency.insert(latency.end(), mine.begin(), mine.end());
+    pass_latency.insert(pass_latency.end(), mine_pass.begin(), mine_pass.end());
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker, t);
@@ -257,8 +282,10 @@ Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
       per_deal.push_back(sum / 4);
     }
     const auto [m, sd] = mean_sd(per_deal);
+    int shot = 0;
+    for (const auto& d : moons) shot += d[i];
     rep.players[i] = {o.players[static_cast<std::size_t>(i)], m, 1.96 * sd / std::sqrt(n),
-                      mean_sd(per_hand).second};
+                      mean_sd(per_hand).second, shot};
   }
   std::vector<double> diffs;
   for (std::size_t k = 0; k < points.size(); ++k) {
@@ -276,18 +303,22 @@ Result<DuplicateReport> run_duplicate(const std::vector<DealRecord>& deals,
   rep.diff = dm;
   rep.diff_sd_deal = dsd;
   rep.diff_ci95 = 1.96 * dsd / std::sqrt(n);
-  for (auto ms : latency) rep.latency_ms.push_back(static_cast<double>(ms));
-  std::sort(rep.latency_ms.begin(), rep.latency_ms.end());
-  if (!rep.latency_ms.empty()) {
+  // Median, p99 and max of a set of durations (sorted in place).
+  const auto quantiles = [](const std::vector<std::int64_t>& in, std::vector<double>& sorted,
+                            double& median, double& p99, double& max) {
+    for (auto ms : in) sorted.push_back(static_cast<double>(ms));
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.empty()) return;
     auto at = [&](double q) {
-      return rep.latency_ms[std::min(
-          rep.latency_ms.size() - 1,
-          static_cast<std::size_t>(q * static_cast<double>(rep.latency_ms.size())))];
+      return sorted[std::min(sorted.size() - 1,
+                             static_cast<std::size_t>(q * static_cast<double>(sorted.size())))];
     };
-    rep.latency_median = at(0.5);
-    rep.latency_p99 = at(0.99);
-    rep.latency_max = rep.latency_ms.back();
-  }
+    median = at(0.5);
+    p99 = at(0.99);
+    max = sorted.back();
+  };
+  quantiles(latency, rep.latency_ms, rep.latency_median, rep.latency_p99, rep.latency_max);
+  quantiles(pass_latency, rep.pass_ms, rep.pass_median, rep.pass_p99, rep.pass_max);
   return rep;
 }
 

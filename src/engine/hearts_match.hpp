@@ -36,6 +36,8 @@ Result<Options> rules_from(const Config& c, Options base = {});
 struct HandResult {
   std::array<int, kNumPlayers> points{};  // by seat
   std::vector<std::int64_t> search_ms;    // durations of the search bots' decisions
+  std::vector<std::int64_t> pass_ms;      // durations of the search bots' passes
+  int moon = -1;                          // the seat that shot the moon, or -1
 };
 
 // One hand between four bots (by seat); each sees only its own Observation.
@@ -59,6 +61,7 @@ struct PlayerStats {
   double pph = 0;      // mean points per hand
   double ci95 = 0;     // half-width over deals (rotation-averaged points)
   double sd_hand = 0;  // standard deviation of one hand's points
+  int moons = 0;       // hands in which the player shot the moon
 };
 
 struct DuplicateReport {
@@ -71,6 +74,8 @@ struct DuplicateReport {
   double diff_sd_deal = 0;
   std::vector<double> latency_ms;  // every search decision (sorted)
   double latency_median = 0, latency_p99 = 0, latency_max = 0;
+  std::vector<double> pass_ms;  // every search pass decision (sorted)
+  double pass_median = 0, pass_p99 = 0, pass_max = 0;
   std::int64_t wall_ms = 0;
   // Rows for ../shared/tools/hearts/pph_stats.py csv: deal, rotation, a_pts, b_mean_pts.
   std::vector<std::array<double, 4>> rows;

@@ -313,6 +313,51 @@ Card policy_play(const State& s, Rng& rng, const PolicyKnobs& knobs) {
   return choose(v, void_p);
 }
 
+bool moon_alive(const State& s, int seat) {
+  for (int p = 0; p < kNumPlayers; ++p)
+    if (p != seat && !(s.taken(p) & kPointCards).empty()) return false;
+  return true;
+}
+
+Card shoot_play(const State& s, Rng& rng, const PolicyKnobs& knobs) {
+  const int me = s.current_player();
+  if (s.phase() != Phase::kPlay || !moon_alive(s, me)) return policy_play(s, rng, knobs);
+  const CardSet legal = s.legal_set();
+  if (legal.size() <= 1) return legal.empty() ? Card::none() : legal.lowest();
+  const CardSet hand = s.hand(me);
+  const CardSet out = CardSet::deck() - hand - s.played();
+  const auto sure = [&](Card c) { return out.in_suit(c.suit()).above(c).empty(); };
+  if (s.trick_size() == 0) {
+    CardSet winners;
+    for (const Card c : legal)
+      if (sure(c)) winners.add(c);
+    // A sure winner: hearts first (they draw the others' hearts), else from our longest suit
+    // (its lower cards become winners as the others run out).
+    if (!(winners & kHeartsSet).empty()) return (winners & kHeartsSet).highest();
+    const CardSet pool = winners.empty() ? legal : winners;
+    Card pick = pool.highest();
+    int best = -1;
+    for (const Card c : pool) {
+      const int key = hand.count(c.suit()) * 16 + c.rank();
+      if (key > best) best = key, pick = c;
+    }
+    return pick;
+  }
+  const Suit led = s.trick_card(0).suit();
+  if (hand.has(led)) {
+    const CardSet over = legal - legal.below(s.table().in_suit(led).highest());
+    if (over.empty()) return legal.lowest();
+    return s.trick_size() == 3 ? over.lowest() : over.highest();
+  }
+  // Void: keep the points for our own tricks, shed the lowest other card.
+  const CardSet pool = legal - kPointCards;
+  if (pool.empty()) return policy_play(s, rng, knobs);
+  Card pick = pool.lowest();
+  for (const Card c : pool)
+    if (c.rank() < pick.rank()) pick = c;
+  return pick;
+}
+
 Card random_play(const Observation& o, Rng& rng) {
   const CardSet legal = o.legal_set();
   if (legal.empty()) return Card::none();

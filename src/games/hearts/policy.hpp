@@ -34,6 +34,14 @@ Card rule_play(const Observation& o);
 // public play only, with epsilon-random choices: the rollout policy. No allocation.
 Card policy_play(const State& s, Rng& rng, const PolicyKnobs& knobs = {});
 
+// Shooting the moon: the player to move plays to take every point (leads cards nobody can
+// beat, hearts first; wins tricks with its highest card, or its cheapest winner when last;
+// sheds low non-point cards when void), and plays policy_play once another seat has taken a
+// point. The search's rollouts try it for the searching seat beside the normal policy.
+Card shoot_play(const State& s, Rng& rng, const PolicyKnobs& knobs = {});
+// No seat but `seat` has taken a point this hand (a moon for `seat` is still possible).
+bool moon_alive(const State& s, int seat);
+
 // A uniformly random legal card / pass.
 Card random_play(const Observation& o, Rng& rng);
 CardSet random_pass(const Observation& o, Rng& rng);

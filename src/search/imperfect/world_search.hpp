@@ -4,8 +4,9 @@
 //
 //  - sample_worlds(): K full states drawn from what the player to move knows
 //    (ImperfectInfo::sample_world), deterministic under a seed.
-//  - WorldSearch: every candidate move is evaluated in the same worlds (common random
-//    numbers: differences between moves are not blurred by different deals). In each world
+//  - WorldSearch: every candidate move is evaluated in the same worlds with the same rollout
+//    random numbers (common random numbers: differences between moves are not blurred by
+//    different deals or different rollout luck). In each world
 //    a maxn (each player maximises its own return, ties broken against us) or paranoid
 //    (every other player minimises ours) lookahead of `depth` plies after the move, then a rollout
 //    to the end of the game with the game's policy. Worlds are taken one at a time for all moves,
@@ -38,6 +39,11 @@ struct WorldSearchOptions {
   int depth = 2;  // plies of maxn / paranoid after the candidate move, then a rollout
   LookaheadMode mode = LookaheadMode::kMaxN;
   std::uint64_t seed = 0x57524C44ull;  // rollouts
+  // Policies the root player may follow in its own rollout moves (a rollout policy object
+  // with set_variant(root, v) picks them; e.g. Hearts: play normally / shoot the moon). Each
+  // move is valued by its best variant's mean over the worlds: the choice is one of plans,
+  // made before the deal is known, not per world.
+  int variants = 1;
 };
 
 // A candidate move's value over the worlds evaluated so far.
@@ -47,6 +53,7 @@ struct MoveValue {
   std::array<double, G::kMaxPlayers> mean{};  // mean return per player
   double m2 = 0.0;                            // Welford: squared deviations of the root's
   int worlds = 0;
+  int variant = 0;  // the root policy variant this value is for (WorldSearchOptions::variants)
   double variance() const { return worlds > 1 ? m2 / (worlds - 1) : 0.0; }
   void add(const Returns<G>& r, int root);
 };

@@ -37,28 +37,44 @@ WorldSearchResult<G> WorldSearch<G, Rollout>::evaluate(std::span<const G> worlds
                                                        const WorldSearchOptions& options,
                                                        TimeBudget& budget) {
   WorldSearchResult<G> out;
-  out.moves.resize(moves.size());
-  for (std::size_t i = 0; i < moves.size(); ++i) out.moves[i].move = moves[i];
-  rng_.reseed(options.seed);
+  const std::size_t nv = static_cast<std::size_t>(std::max(1, options.variants));
+  Rng master(options.seed);
   root_ = root;
   mode_ = options.mode;
   nodes_ = 0;
   budget_ = &budget;
   aborted_ = false;
-  std::vector<Returns<G>> values(moves.size());
+  std::vector<MoveValue<G>> acc(moves.size() * nv);
+  std::vector<Returns<G>> values(moves.size() * nv);
   for (const G& w : worlds) {
+    const std::uint64_t world_seed = master.next();
     for (std::size_t i = 0; i < moves.size() && !aborted_; ++i) {
-      G child = w;
-      child.apply(moves[i]);
-      values[i] = lookahead(child, options.depth);
+      for (std::size_t v = 0; v < nv && !aborted_; ++v) {
+        if constexpr (requires { policy_.set_variant(root, 0); })
+          policy_.set_variant(root, static_cast<int>(v));
+        rng_.reseed(world_seed);  // the same rollout luck for every move and variant
+        G child = w;
+        child.apply(moves[i]);
+        values[i * nv + v] = lookahead(child, options.depth);
+      }
     }
     if (aborted_) break;  // this world is incomplete: leave it out
-    for (std::size_t i = 0; i < moves.size(); ++i) out.moves[i].add(values[i], root);
+    for (std::size_t k = 0; k < acc.size(); ++k) acc[k].add(values[k], root);
     ++out.worlds_done;
     if (budget.hard_expired()) {
       aborted_ = true;
       break;
     }
+  }
+  // Each move by its best variant.
+  out.moves.resize(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    std::size_t best = 0;
+    for (std::size_t v = 1; v < nv; ++v)
+      if (acc[i * nv + v].mean[root] > acc[i * nv + best].mean[root]) best = v;
+    out.moves[i] = acc[i * nv + best];
+    out.moves[i].move = moves[i];
+    out.moves[i].variant = static_cast<int>(best);
   }
   out.nodes = nodes_;
   out.budget_exceeded = aborted_ && out.worlds_done < static_cast<int>(worlds.size());

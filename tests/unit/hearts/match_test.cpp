@@ -61,6 +61,10 @@ TEST(HeartsConfig, TheShippedConfigHoldsTheDefaults) {
   EXPECT_EQ(s->endgame_max_worlds, d.endgame_max_worlds);
   EXPECT_EQ(s->seed, d.seed);
   EXPECT_EQ(s->rollout.epsilon, d.rollout.epsilon);
+  EXPECT_EQ(s->shoot_moon, d.shoot_moon);
+  EXPECT_EQ(s->pass_worlds, d.pass_worlds);
+  EXPECT_EQ(s->model_epsilon, d.model_epsilon);
+  EXPECT_EQ(s->model_draws, d.model_draws);
   Options jd;
   jd.jd_bonus = true;
   auto r = rules_from(*c, jd);

@@ -165,6 +165,59 @@ TEST(HeartsPolicy, MoonDefenceTakesAHeartTrickFromTheShooter) {
   EXPECT_EQ(moon_threat(State(policy_moon_deal(), PassDir::kNone), 0), -1);  // no points yet
 }
 
+// The moon plan (shoot_play) at W, who holds the top spades and hearts.
+Deal policy_deal_moon() {
+  return deal("2C 5C 6C 7C 3D 4D 5D 2S 3S 4S 2H 3H 4H",  //
+              "3C 8C 9C TC 6D 7D 8D 9D 5S 6S 7S 5H 6H",  //
+              "4C JC QC KC TD JD QD KD 8S 9S TS 7H 8H",  //
+              "AC AD 2D JS QS KS AS 9H TH JH QH KH AH");
+}
+
+Card shoot_greedy(const State& s) {
+  PolicyKnobs knobs;
+  knobs.epsilon = 0.0;
+  Rng rng(1);
+  return shoot_play(s, rng, knobs);
+}
+
+TEST(HeartsPolicy, ShooterLeadsSureWinnersHeartsFirst) {
+  // W wins trick 1; hearts are not broken, so it leads from its longest suit of sure
+  // winners (spades), not the lone A♦.
+  State s = policy_position(policy_deal_moon(), "2C 3C 4C AC");
+  EXPECT_EQ(shoot_greedy(s), card("AS"));
+  // After A♠ K♠ Q♠ (hearts broken by the queen) the top heart.
+  play_all(s, "AS 2S 5S 8S KS 3S 6S 9S QS 4S 7S TS");
+  ASSERT_EQ(s.current_player(), 3);
+  EXPECT_EQ(shoot_greedy(s), card("AH"));
+}
+
+TEST(HeartsPolicy, ShooterWinsPointTricksAndKeepsItsPointsWhenVoid) {
+  // W has taken Q♠; S wins a diamond and leads 7♥: W (second to play) takes it with A♥,
+  // where the normal policy, which must win too, plays low.
+  State s = policy_position(policy_deal_moon(),
+                            "2C 3C 4C AC AS 2S 5S 8S KS 3S 6S 9S QS 4S 7S TS 2D 3D 6D KD");
+  ASSERT_EQ(s.current_player(), 2);
+  State heart = s;
+  play_all(heart, "7H");
+  EXPECT_EQ(shoot_greedy(heart), card("AH"));
+  EXPECT_EQ(policy_greedy(heart), card("9H"));
+  // S leads J♣ and W has no club: it sheds its lowest card that is not a point (J♠), where
+  // the normal policy throws the high A♦.
+  play_all(s, "JC");
+  EXPECT_EQ(shoot_greedy(s), card("JS"));
+  EXPECT_EQ(policy_greedy(s), card("AD"));
+}
+
+TEST(HeartsPolicy, ShooterPlaysNormallyOnceAnotherSeatHasAPoint) {
+  // S takes W's Q♠ on a club trick: the moon is gone for W.
+  State s = policy_position(policy_deal_moon(), "2C 3C 4C AC 2D 3D 6D KD JC QS 5C 8C");
+  EXPECT_FALSE(moon_alive(s, 3));
+  EXPECT_TRUE(moon_alive(s, 2));
+  play_all(s, "QC");
+  ASSERT_EQ(s.current_player(), 3);
+  EXPECT_EQ(shoot_greedy(s), policy_greedy(s));
+}
+
 TEST(HeartsPolicy, EveryPlayerPicksALegalCard) {
   Rng rng(11);
   PolicyKnobs noisy;

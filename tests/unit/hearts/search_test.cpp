@@ -3,6 +3,7 @@
 // move orders (tests/data/hearts/search_golden.json; KIBITZ_UPDATE_GOLDEN=1 rewrites it).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -122,6 +123,171 @@ TEST(HeartsWorldSearch, SameSeedSameValues) {
   ASSERT_EQ(r1.worlds_done, 8);
   EXPECT_EQ(r1.nodes, r2.nodes);
   for (std::size_t i = 0; i < moves.size(); ++i) EXPECT_EQ(r1.moves[i].mean, r2.moves[i].mean);
+}
+
+// A rollout policy with two plans for the root: variant 0 plays uniformly at random, variant
+// 1 the rollout policy; the others always play the rollout policy.
+struct TwoPlans {
+  int root = -1;
+  int variant = 0;
+  int fixed = -1;  // >= 0: ignore set_variant's plan, always this one
+  void set_variant(int r, int v) { root = r, variant = fixed >= 0 ? fixed : v; }
+  Card operator()(const State& s, Rng& rng) const {
+    if (s.current_player() == root && variant == 0) {
+      const CardSet legal = s.legal_set();
+      CardSet rest = legal;
+      for (auto i = rng.below(static_cast<std::uint64_t>(legal.size())); i > 0; --i)
+        rest.pop_lowest();
+      return rest.lowest();
+    }
+    return policy_play(s, rng);
+  }
+};
+
+TEST(HeartsWorldSearch, CommonRandomNumbersGiveAMoveListedTwiceTheSameValue) {
+  const State s = search_test_state(8, 6);
+  const int me = s.current_player();
+  Rng rng(4);
+  const auto worlds = search::sample_worlds(s, me, 16, rng);
+  MoveList<State> moves;
+  s.legal_moves(moves);
+  ASSERT_GE(moves.size(), 2u);
+  const std::array<Card, 3> twice{moves[0], moves[1], moves[0]};
+  search::WorldSearchOptions o{.depth = 0, .mode = search::LookaheadMode::kMaxN, .seed = 5};
+  TimeBudget b;
+  const auto r = search::WorldSearch<State>().evaluate(worlds, twice, me, o, b);
+  ASSERT_EQ(r.worlds_done, 16);
+  EXPECT_EQ(r.moves[0].mean, r.moves[2].mean);
+  EXPECT_EQ(r.moves[0].m2, r.moves[2].m2);
+}
+
+TEST(HeartsWorldSearch, EachMoveTakesItsBestRootPlanOverAllWorlds) {
+  const State s = search_test_state(12, 9);
+  const int me = s.current_player();
+  Rng rng(6);
+  const auto worlds = search::sample_worlds(s, me, 24, rng);
+  MoveList<State> moves;
+  s.legal_moves(moves);
+  const std::span<const Card> span(moves.data(), moves.size());
+  search::WorldSearchOptions one{.depth = 0, .mode = search::LookaheadMode::kMaxN, .seed = 7};
+  search::WorldSearchOptions two = one;
+  two.variants = 2;
+  TimeBudget b0, b1, b2;
+  const auto r0 = search::WorldSearch<State, TwoPlans>(TwoPlans{.fixed = 0})
+                      .evaluate(worlds, span, me, one, b0);
+  const auto r1 = search::WorldSearch<State, TwoPlans>(TwoPlans{.fixed = 1})
+                      .evaluate(worlds, span, me, one, b1);
+  const auto both = search::WorldSearch<State, TwoPlans>().evaluate(worlds, span, me, two, b2);
+  // Common random numbers: the two-plan search sees exactly the one-plan values and keeps
+  // the better mean for each move (a plan chosen over all worlds, not per world).
+  int random_better = 0;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const bool second = r1.moves[i].mean[me] > r0.moves[i].mean[me];
+    EXPECT_EQ(both.moves[i].variant, second ? 1 : 0);
+    EXPECT_EQ(both.moves[i].mean, (second ? r1 : r0).moves[i].mean);
+    random_better += second ? 0 : 1;
+  }
+  EXPECT_LT(random_better, static_cast<int>(moves.size()));  // the policy plan wins somewhere
+}
+
+TEST(HeartsSearchPlayer, PassSearchPassesThreeOfOurCardsDeterministically) {
+  SearchCfg cfg;
+  cfg.pass_worlds = 64;
+  cfg.time_budget_ms = 1'000'000;
+  Rng rng(77);
+  const State s(random_deal(rng), PassDir::kLeft);
+  const Observation o = s.information_state(1);
+  SearchPlayer a(cfg), b(cfg);
+  std::vector<std::string> events;
+  a.set_telemetry([&](const std::string& line) { events.push_back(line); });
+  const CardSet pass = a.choose_pass(o);
+  EXPECT_EQ(pass.size(), 3);
+  EXPECT_EQ(pass & o.hand(), pass);
+  EXPECT_EQ(b.choose_pass(o), pass);
+  ASSERT_EQ(events.size(), 1u);
+  const auto j = nlohmann::json::parse(events[0]);
+  EXPECT_EQ(j["event"], "PassLog");
+  EXPECT_EQ(j["worlds"], 64);
+  EXPECT_EQ(j["pass"], to_string(pass));
+  // Without the pass search, the rule bot's pass.
+  cfg.pass_worlds = 0;
+  EXPECT_EQ(SearchPlayer(cfg).choose_pass(o), rule_pass(o));
+  // Under a 1 ms budget: still three of our cards.
+  cfg.pass_worlds = 100000;
+  cfg.time_budget_ms = 1;
+  SearchPlayer hurried(cfg);
+  events.clear();
+  hurried.set_telemetry([&](const std::string& line) { events.push_back(line); });
+  const CardSet quick = hurried.choose_pass(o);
+  EXPECT_EQ(quick.size(), 3);
+  EXPECT_EQ(quick & o.hand(), quick);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(nlohmann::json::parse(events[0])["event"], "budget_exceeded");
+}
+
+// W holds the top spades and the top hearts, has taken every point so far and nothing is
+// left that it cannot win or duck safely: the search values the moon plan and plays for it.
+TEST(HeartsSearchPlayer, PlansTheMoonWithALockHand) {
+  // Trick 1: N 2C, E 3C, S 4C, W AC. W then holds only winners but for 2D.
+  const Deal d = testing::deal("2C 5C 6C 7C 3D 4D 5D 2S 3S 4S 2H 3H 4H",  //
+                               "3C 8C 9C TC 6D 7D 8D 9D 5S 6S 7S 5H 6H",  //
+                               "4C JC QC KC TD JD QD KD 8S 9S TS 7H 8H",  //
+                               "AC AD 2D JS QS KS AS 9H TH JH QH KH AH");
+  State s(d, PassDir::kNone);
+  testing::play_all(s, "2C 3C 4C AC");
+  ASSERT_EQ(s.current_player(), 3);
+  SearchCfg cfg;
+  cfg.time_budget_ms = 1'000'000;
+  cfg.endgame_cards = 0;
+  cfg.endgame_states = 0;
+  const Decision plan = SearchPlayer(cfg).choose_play(s.information_state(3));
+  EXPECT_TRUE(plan.moves.front().moon) << to_string(plan.card);
+  // Taking every point is worth far more than the points of the hand: the expected score is
+  // low although W takes every point in the moon plan.
+  EXPECT_LT(plan.moves.front().expected_points, 3.0);
+  cfg.shoot_moon = false;
+  const Decision plain = SearchPlayer(cfg).choose_play(s.information_state(3));
+  EXPECT_FALSE(plain.moves.front().moon);
+  EXPECT_GT(plain.moves.front().expected_points, plan.moves.front().expected_points);
+}
+
+TEST(HeartsSearchPlayer, OpponentModelWeighsTheOthersPlays) {
+  // A hand in which every seat plays the rollout policy's own card: under the model each of
+  // the others' plays with n legal cards has probability 1 - e + e/n, and with e = 1 it is 1/n.
+  Rng rng(31);
+  State s(random_deal(rng), PassDir::kNone);
+  PolicyKnobs greedy;
+  greedy.epsilon = 0.0;
+  const int me = 2;
+  const double e = 0.25;
+  double want = 0.0, uniform = 0.0;
+  while (s.num_plays() < 23) {
+    const double n = s.legal_set().size();
+    if (s.current_player() != me) {
+      want += std::log(1.0 - e + e / n);
+      uniform += std::log(1.0 / n);
+    }
+    s.apply(policy_play(s, rng, greedy));
+  }
+  const Observation o = s.information_state(me);
+  const Deal truth{s.hand(0), s.hand(1), s.hand(2), s.hand(3)};
+  SearchCfg cfg;
+  cfg.model_epsilon = e;
+  EXPECT_NEAR(SearchPlayer(cfg).model_log_likelihood(o, truth), want, 1e-9);
+  cfg.model_epsilon = 1.0;
+  EXPECT_NEAR(SearchPlayer(cfg).model_log_likelihood(o, truth), uniform, 1e-9);
+  // Other deals consistent with what seat 2 saw are never likelier than the truth here, and
+  // some are less likely (a play the policy would not have made in them).
+  cfg.model_epsilon = e;
+  const SearchPlayer model(cfg);
+  const Belief belief(o);
+  int lower = 0;
+  for (int i = 0; i < 200; ++i) {
+    const double ll = model.model_log_likelihood(o, belief.sample(rng));
+    EXPECT_LE(ll, want + 1e-9);
+    lower += ll < want - 1e-9 ? 1 : 0;
+  }
+  EXPECT_GT(lower, 0);
 }
 
 TEST(HeartsSearchPlayer, StopsAtTheBudgetWithALegalCardAndReportsIt) {
