@@ -108,21 +108,33 @@ TEST(HeartsEndgame, EvaluateCombinesWorldsAndFlagsForcedOutcomes) {
   }
 }
 
-TEST(HeartsWorldSearch, SameSeedSameValues) {
-  const State s = search_test_state(5, 9);
-  const int me = s.current_player();
-  Rng rng(3);
-  const auto worlds = search::sample_worlds(s, me, 8, rng);
+// A position after `plays` cards, k worlds drawn from what its player to move knows, and that
+// player's legal cards.
+struct WorldsFixture {
+  State s;
+  int me;
+  std::vector<State> worlds;
   MoveList<State> moves;
-  s.legal_moves(moves);
-  const std::span<const Card> span(moves.data(), moves.size());
+  std::span<const Card> span() const { return {moves.data(), moves.size()}; }
+};
+WorldsFixture worlds_fixture(std::uint64_t seed, int plays, std::uint64_t world_seed, int k) {
+  WorldsFixture f{search_test_state(seed, plays), 0, {}, {}};
+  f.me = f.s.current_player();
+  Rng rng(world_seed);
+  f.worlds = search::sample_worlds(f.s, f.me, k, rng);
+  f.s.legal_moves(f.moves);
+  return f;
+}
+
+TEST(HeartsWorldSearch, SameSeedSameValues) {
+  const WorldsFixture f = worlds_fixture(5, 9, 3, 8);
   search::WorldSearchOptions o{.depth = 2, .mode = search::LookaheadMode::kMaxN, .seed = 9};
   TimeBudget b1, b2;
-  const auto r1 = search::WorldSearch<State>().evaluate(worlds, span, me, o, b1);
-  const auto r2 = search::WorldSearch<State>().evaluate(worlds, span, me, o, b2);
+  const auto r1 = search::WorldSearch<State>().evaluate(f.worlds, f.span(), f.me, o, b1);
+  const auto r2 = search::WorldSearch<State>().evaluate(f.worlds, f.span(), f.me, o, b2);
   ASSERT_EQ(r1.worlds_done, 8);
   EXPECT_EQ(r1.nodes, r2.nodes);
-  for (std::size_t i = 0; i < moves.size(); ++i) EXPECT_EQ(r1.moves[i].mean, r2.moves[i].mean);
+  for (std::size_t i = 0; i < f.moves.size(); ++i) EXPECT_EQ(r1.moves[i].mean, r2.moves[i].mean);
 }
 
 // A rollout policy with two plans for the root: variant 0 plays uniformly at random, variant
@@ -145,30 +157,23 @@ struct TwoPlans {
 };
 
 TEST(HeartsWorldSearch, CommonRandomNumbersGiveAMoveListedTwiceTheSameValue) {
-  const State s = search_test_state(8, 6);
-  const int me = s.current_player();
-  Rng rng(4);
-  const auto worlds = search::sample_worlds(s, me, 16, rng);
-  MoveList<State> moves;
-  s.legal_moves(moves);
-  ASSERT_GE(moves.size(), 2u);
-  const std::array<Card, 3> twice{moves[0], moves[1], moves[0]};
+  const WorldsFixture f = worlds_fixture(8, 6, 4, 16);
+  ASSERT_GE(f.moves.size(), 2u);
+  const std::array<Card, 3> twice{f.moves[0], f.moves[1], f.moves[0]};
   search::WorldSearchOptions o{.depth = 0, .mode = search::LookaheadMode::kMaxN, .seed = 5};
   TimeBudget b;
-  const auto r = search::WorldSearch<State>().evaluate(worlds, twice, me, o, b);
+  const auto r = search::WorldSearch<State>().evaluate(f.worlds, twice, f.me, o, b);
   ASSERT_EQ(r.worlds_done, 16);
   EXPECT_EQ(r.moves[0].mean, r.moves[2].mean);
   EXPECT_EQ(r.moves[0].m2, r.moves[2].m2);
 }
 
 TEST(HeartsWorldSearch, EachMoveTakesItsBestRootPlanOverAllWorlds) {
-  const State s = search_test_state(12, 9);
-  const int me = s.current_player();
-  Rng rng(6);
-  const auto worlds = search::sample_worlds(s, me, 24, rng);
-  MoveList<State> moves;
-  s.legal_moves(moves);
-  const std::span<const Card> span(moves.data(), moves.size());
+  const WorldsFixture f = worlds_fixture(12, 9, 6, 24);
+  const int me = f.me;
+  const auto& worlds = f.worlds;
+  const auto& moves = f.moves;
+  const std::span<const Card> span = f.span();
   search::WorldSearchOptions one{.depth = 0, .mode = search::LookaheadMode::kMaxN, .seed = 7};
   search::WorldSearchOptions two = one;
   two.variants = 2;
