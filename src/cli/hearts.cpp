@@ -41,7 +41,7 @@ void add_search_options(CLI::App* cmd, SearchArgs& a) {
   cmd->add_flag("--analysis", a.analysis, "analysis mode: the 5000 ms budget");
   cmd->add_option("--seed", a.seed, "seed of the deals, the random bots and the search");
   cmd->add_option("--telemetry", a.telemetry,
-                  "append the search's JSON-lines telemetry (SearchLog, EndgameLog, "
+                  "append the search's JSON-lines telemetry (SearchLog, EndgameLog, PassLog, "
                   "budget_exceeded) to this file");
 }
 

@@ -427,6 +427,7 @@ Decision SearchPlayer::choose_play(const Observation& o) {
                          {"sampled_worlds", d.worlds},
                          {"duration_ms", d.duration_ms},
                          {"strategy", d.strategy},
+                         {"moon", best.moon},
                          {"nodes", d.nodes}}
               .dump());
   }

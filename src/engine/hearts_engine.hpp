@@ -70,7 +70,7 @@ struct Decision {
   bool budget_exceeded = false;
 };
 
-// One JSON object per line: SearchLog, EndgameLog, budget_exceeded.
+// One JSON object per line: SearchLog, EndgameLog, PassLog, budget_exceeded.
 using TelemetrySink = std::function<void(const std::string& json_line)>;
 
 class Bot {

@@ -138,6 +138,23 @@ TEST(HeartsServe, SearchBotAnswersBest) {
   EXPECT_TRUE(sum == 26 || sum == 78) << sum;
 }
 
+TEST(HeartsServe, BestMarksAMoveValuedUnderTheMoonPlan) {
+  // West (seat 3) holds A♣ A♦ and the top spades and hearts; it wins the first trick.
+  ServeOptions o;
+  o.bot = "search";
+  o.search.worlds = 64;
+  o.search.time_budget_ms = 60000;
+  ServeHarness h(o);
+  h.send(R"({"cmd":"new_deal","seat":3,"hand":"AC AD 2D JS QS KS AS 9H TH JH QH KH AH"})");
+  for (const char* line :
+       {R"({"cmd":"play","seat":0,"card":"2C"})", R"({"cmd":"play","seat":1,"card":"3C"})",
+        R"({"cmd":"play","seat":2,"card":"4C"})", R"({"cmd":"play","seat":3,"card":"AC"})"})
+    ASSERT_EQ(h.send(line)["ok"], true) << line;
+  const json best = h.send(R"({"cmd":"best"})");
+  ASSERT_EQ(best["ok"], true) << best.dump();
+  EXPECT_EQ(best["moves"][0].value("moon", false), true) << best.dump();
+}
+
 TEST(HeartsServe, StateReportsTheHand) {
   ServeHarness h;
   Rng rng(5);

@@ -229,6 +229,7 @@ Result<Reply> ServeSession::Impl::best() {
             {"variance", m.variance}};
     if (m.prior) e["prior"] = true;
     if (m.forced) e["forced"] = true;
+    if (m.moon) e["moon"] = true;
     if (!m.note.empty()) e["note"] = m.note;
     moves.push_back(std::move(e));
   }
