@@ -186,11 +186,16 @@ CardSet SearchPlayer::choose_pass(const Observation& o) {
   const auto utility = [&](const Returns<State>& r) {
     return r[me] + cfg_.beta * ((before[lead] - r[lead]) - (before[me] - r[me]));
   };
+  const int nv = cfg_.shoot_moon ? 2 : 1;  // our plans: normal play, and the moon
   struct Cand {
     CardSet pass;
     double sum[2] = {0, 0};
     int n = 0;
-    double value() const { return std::max(sum[0], sum[1]) / std::max(n, 1); }
+    int plans = 1;
+    // The better plan's mean (a plan chosen before the deal is known).
+    double value() const {
+      return (plans > 1 ? std::max(sum[0], sum[1]) : sum[0]) / std::max(n, 1);
+    }
   };
   std::vector<Cand> cands;
   const CardSet hand = o.hand();
@@ -198,8 +203,7 @@ CardSet SearchPlayer::choose_pass(const Observation& o) {
     for (const Card b : hand)
       for (const Card c : hand)
         if (a.index() < b.index() && b.index() < c.index())
-          cands.push_back({CardSet::of(a) | CardSet::of(b) | CardSet::of(c)});
-  const int nv = cfg_.shoot_moon ? 2 : 1;
+          cands.push_back({CardSet::of(a) | CardSet::of(b) | CardSet::of(c), {0, 0}, 0, nv});
   const int total = cfg_.pass_worlds;
   // Deals and rollout seeds, drawn as the rounds need them (the same for every candidate).
   std::vector<Deal> deals;

@@ -230,6 +230,26 @@ TEST(HeartsSearchPlayer, PassSearchPassesThreeOfOurCardsDeterministically) {
   EXPECT_EQ(nlohmann::json::parse(events[0])["event"], "budget_exceeded");
 }
 
+TEST(HeartsSearchPlayer, PassSearchWithoutTheMoonPlanShedsAnUnguardedQueen) {
+  // Q♠ with one low spade and five high hearts: keeping the queen costs points in most deals.
+  SearchCfg cfg;
+  cfg.shoot_moon = false;
+  cfg.time_budget_ms = 1'000'000;
+  const CardSet hand = testing::cards("QS 2S AH KH QH JH TH 2C 3C 4C 2D 3D 4D");
+  const auto o = Observation::deal(0, hand, PassDir::kLeft, Options{});
+  ASSERT_TRUE(o) << o.error().message;
+  SearchPlayer player(cfg);
+  double utility = 0;
+  player.set_telemetry([&](const std::string& line) {
+    const auto j = nlohmann::json::parse(line);
+    if (j["event"] == "PassLog") utility = j["expected_utility"].get<double>();
+  });
+  const CardSet pass = player.choose_pass(*o);
+  EXPECT_TRUE(pass.contains(kQueenOfSpades)) << to_string(pass);
+  // One plan: its own mean (negative: points are expected), not a max with an unused plan.
+  EXPECT_LT(utility, 0.0);
+}
+
 // W holds the top spades and the top hearts, has taken every point so far and nothing is
 // left that it cannot win or duck safely: the search values the moon plan and plays for it.
 TEST(HeartsSearchPlayer, PlansTheMoonWithALockHand) {
