@@ -70,6 +70,13 @@ int rival(const State& pub, int seat) {
   return best;
 }
 
+// U = -E[points] + beta * (leader_next - me_next) from (mean) returns: linear in them, so it
+// may be taken per rollout or of the means.
+double hand_utility(const std::array<double, kNumPlayers>& r, int me, int lead,
+                    const std::array<int, kNumPlayers>& before, double beta) {
+  return r[me] + beta * ((before[lead] - r[lead]) - (before[me] - r[me]));
+}
+
 }  // namespace
 
 struct SearchPlayer::Impl {
@@ -184,7 +191,7 @@ CardSet SearchPlayer::choose_pass(const Observation& o) {
   const auto& before = pub.scores_before();
   // The utility of one finished hand (linear in the returns, so means may be taken after).
   const auto utility = [&](const Returns<State>& r) {
-    return r[me] + cfg_.beta * ((before[lead] - r[lead]) - (before[me] - r[me]));
+    return hand_utility(r, me, lead, before, cfg_.beta);
   };
   const int nv = cfg_.shoot_moon ? 2 : 1;  // our plans: normal play, and the moon
   struct Cand {
@@ -328,9 +335,7 @@ Decision SearchPlayer::choose_play(const Observation& o) {
       sm.card = v.move;
       sm.expected_points = -v.mean[me];
       sm.variance = v.variance();
-      const double leader_next = before[lead] - v.mean[lead];
-      const double me_next = before[me] + sm.expected_points;
-      sm.utility = -sm.expected_points + cfg_.beta * (leader_next - me_next);
+      sm.utility = hand_utility(v.mean, me, lead, before, cfg_.beta);
       sm.prior = v.move == prior;
       sm.moon = v.variant == 1;
       sm.forced = !forced.empty() && forced[i];
