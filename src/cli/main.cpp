@@ -16,6 +16,32 @@ int report_error(const std::string& message, int status) {
   return status;
 }
 
+namespace {
+
+// Every numeric option of every subcommand is a count, a size, a time, a limit or a seed, none
+// of them negative; komi is the one signed setting. "-5" is refused here for all of them at
+// once, where it would otherwise wrap to 2^64 - 5 in an unsigned field or read as "no limit".
+void refuse_negative_numbers(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    const std::string type = o->get_type_name();
+    const bool numeric =
+        type.starts_with("INT") || type.starts_with("UINT") || type.starts_with("FLOAT");
+    if (!numeric || o->get_name().find("komi") != std::string::npos) continue;
+    o->check(CLI::Validator(
+        [](std::string& value) -> std::string {
+          const auto first = value.find_first_not_of(" \t");
+          if (first != std::string::npos && value[first] == '-')
+            return "Value " + value + " is negative (must be 0 or more)";
+          return {};
+        },
+        "", "non-negative"));
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_negative_numbers(*sub);
+}
+
+}  // namespace
+
 }  // namespace kibitz::cli
 
 int main(int argc, char** argv) {
@@ -48,6 +74,7 @@ int main(int argc, char** argv) {
       {"go", cli::add_go(app)},
       {"diplomacy", cli::add_diplomacy(app)},
   };
+  cli::refuse_negative_numbers(app);
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.
   app.allow_extras();

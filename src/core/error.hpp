@@ -38,6 +38,13 @@ inline std::string one_line(std::string_view text) {
   return out;
 }
 
+// `text` quoted from input in a message: one line, and at most `max` characters of it (a
+// 10 MB line is not echoed back whole).
+inline std::string excerpt(std::string_view text, std::size_t max = 80) {
+  if (text.size() <= max) return one_line(text);
+  return fmt::format("{}... ({} bytes)", one_line(text.substr(0, max)), text.size());
+}
+
 // Builds the unexpected value of a Result: `return fail("bad rank '{}'", c);`. The message is
 // always a single line, whatever the arguments quote.
 template <class... Args>

@@ -93,6 +93,9 @@ class GoConfigReader {
     } else {
       auto v = c_.get_int(at(key), static_cast<std::int64_t>(out));
       if (!v) return tl::unexpected(v.error());
+      // Checked before the cast: -5 in an unsigned field would read as 2^64 - 5.
+      if (std::is_unsigned_v<T> && *v < 0)
+        return fail("{}: {} must be 0 or more (is {})", c_.source(), at(key), *v);
       out = static_cast<T>(*v);
     }
     return {};

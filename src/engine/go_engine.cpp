@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "core/rng.hpp"
 #include "core/text.hpp"
 #include "engine/go_deep.hpp"
+#include "games/go/search_traits.hpp"
 
 #include "search/mcts/mcts_impl.hpp"
 
@@ -88,7 +90,10 @@ std::int64_t GoEngine::clock_budget_ms(const Position& pos) const {
     per_move = left / std::max(20, empty / 3);
     if (c.byo_stones > 0) per_move += c.byo_ms / c.byo_stones;
   }
-  return std::max<std::int64_t>(10, per_move - kSafetyMs);
+  // The safety margin scales with the move's share: a fixed 100 ms would keep 2.7 s of a 3 s
+  // sudden-death clock unused (every share below it fell to the floor).
+  const std::int64_t margin = std::min(kSafetyMs, per_move / 5);
+  return std::max<std::int64_t>(1, per_move - margin);
 }
 
 void GoEngine::stop() {
@@ -306,6 +311,34 @@ BenchReport run_go_bench(const BenchOptions& options,
     if (progress) progress(report.positions.back());
   }
   return report;
+}
+
+GoOwnership estimate_ownership(const Position& pos, int playouts, std::uint64_t seed) {
+  const int n = pos.size();
+  GoOwnership out;
+  out.owner.assign(static_cast<std::size_t>(n * n), 0.0);
+  const go::Color me = pos.to_move();
+  Rng rng(seed);
+  std::array<go::Color, go::kNumPoints> area{};
+  double score_sum = 0;
+  for (int k = 0; k < playouts; ++k) {
+    Position p = pos;
+    while (!p.is_terminal()) p.apply(go::playout_move(p, rng));
+    p.area_map(area);
+    const double s = p.score();  // black's lead
+    score_sum += me == go::kBlack ? s : -s;
+    for (int y = n - 1, i = 0; y >= 0; --y)
+      for (int x = 0; x < n; ++x, ++i) {
+        const go::Color c = area[go::point_of(x, y)];
+        if (c == go::kBlack || c == go::kWhite) out.owner[i] += c == me ? 1.0 : -1.0;
+      }
+    ++out.playouts;
+  }
+  if (out.playouts > 0) {
+    for (double& v : out.owner) v /= out.playouts;
+    out.score_lead = score_sum / out.playouts;
+  }
+  return out;
 }
 
 }  // namespace kibitz::engine

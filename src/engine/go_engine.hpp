@@ -96,7 +96,8 @@ class GoEngine {
   const GoClock& clock() const { return clock_; }
   // The budget for the side to move of `pos` from the clock: in byo-yomi, the period's time
   // per stone; in main time, main time left / max(20, empty points / 3) plus the byo-yomi
-  // time per stone; minus kSafetyMs (at least 10 ms). kDefaultMoveMs without time settings.
+  // time per stone; minus a safety margin of a fifth of that, at most kSafetyMs (at least
+  // 1 ms in all). kDefaultMoveMs without time settings.
   std::int64_t clock_budget_ms(const go::Position& pos) const;
 
   // Chooses a move for the side to move of `pos` (a copy is searched). Synchronous; stop()
@@ -140,5 +141,16 @@ struct GoBenchPosition {
 std::vector<GoBenchPosition> go_bench_positions();
 BenchReport run_go_bench(const BenchOptions& options,
                          const std::function<void(const BenchPosition&)>& progress = {});
+
+// A Monte Carlo estimate of who owns each point: `playouts` games played out from `pos` by
+// the playout policy, each scored by area. For the side to move of `pos`: owner in [-1, 1]
+// per point, rows from the top (the row GTP numbers highest) and left to right, as KataGo's
+// kata-analyze reports it; score_lead the mean area score (komi included).
+struct GoOwnership {
+  std::vector<double> owner;
+  double score_lead = 0;
+  int playouts = 0;
+};
+GoOwnership estimate_ownership(const go::Position& pos, int playouts, std::uint64_t seed);
 
 }  // namespace kibitz::engine

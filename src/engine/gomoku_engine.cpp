@@ -1,6 +1,9 @@
 #include "engine/gomoku_engine.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <future>
 
 #include "core/text.hpp"
@@ -245,6 +248,63 @@ BenchReport run_gomoku_bench(const BenchOptions& options, bool pipeline,
     if (progress) progress(report.positions.back());
   }
   return report;
+}
+
+std::vector<std::array<Move, 3>> swap2_openings(int size) {
+  const int c = size / 2;
+  std::vector<std::array<Move, 3>> out;
+  // White straight above black (dx 0, dy -1) or diagonally (dx 1, dy -1). The third stone's
+  // square is taken up to the one mirror that keeps the first two in place: x -> -x for the
+  // straight opening, (x, y) -> (-y, -x) for the diagonal one.
+  for (const bool diagonal : {false, true}) {
+    const int wx = diagonal ? 1 : 0, wy = -1;
+    std::vector<std::pair<int, int>> seen;
+    for (int dy = -2; dy <= 2; ++dy)
+      for (int dx = -2; dx <= 2; ++dx) {
+        if ((dx == 0 && dy == 0) || (dx == wx && dy == wy)) continue;
+        const std::pair<int, int> mirror = diagonal ? std::pair{-dy, -dx} : std::pair{-dx, dy};
+        if (std::find(seen.begin(), seen.end(), mirror) != seen.end()) continue;
+        seen.emplace_back(dx, dy);
+        out.push_back({Move{static_cast<std::uint16_t>(gomoku::square_of(c, c))},
+                       Move{static_cast<std::uint16_t>(gomoku::square_of(c + wx, c + wy))},
+                       Move{static_cast<std::uint16_t>(gomoku::square_of(c + dx, c + dy))}});
+      }
+  }
+  return out;
+}
+
+Swap2Answer swap2_decide(GomokuEngine& engine, const Position& pos, TimeBudget::Millis budget_ms) {
+  Swap2Answer a;
+  const int stones = pos.stones_on_board();
+  if (stones == 0) {
+    const auto openings = swap2_openings(pos.size());
+    const TimeBudget::Millis each =
+        std::max<TimeBudget::Millis>(1, budget_ms / static_cast<TimeBudget::Millis>(openings.size()));
+    int best_score = 0;
+    for (const auto& o : openings) {
+      Position p = pos;
+      for (const Move m : o) p.apply(m);
+      const GomokuDecision d = engine.think(p, {.movetime_ms = each});
+      if (a.stones.empty() || std::abs(d.score) < std::abs(best_score)) {
+        best_score = d.score;
+        a.stones.assign(o.begin(), o.end());
+      }
+    }
+    a.reason = fmt::format("placed the opening of {} scored nearest to even ({} for white)",
+                           openings.size(), best_score);
+    return a;
+  }
+  // White to move (3 or 5 stones): the side that would play on is white.
+  const GomokuDecision d = engine.think(pos, {.movetime_ms = std::max<TimeBudget::Millis>(1, budget_ms)});
+  if (d.score < 0 || !d.move) {
+    a.swap = true;
+    a.reason = fmt::format("white to move scores {}: taking black", d.score);
+  } else {
+    a.stones.push_back(d.move);
+    a.reason = fmt::format("white to move scores {}: staying white with {}", d.score,
+                           gomoku::to_gomocup(d.move));
+  }
+  return a;
 }
 
 }  // namespace kibitz::engine

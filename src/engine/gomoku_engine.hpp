@@ -6,6 +6,7 @@
 //      deepening, aspiration, TT, killers, history) over the moves near stones.
 // The transposition table and the threat cache persist across moves; one TimeBudget covers
 // the whole move (the seed's 450 ms by default) and stops iterative deepening.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +79,21 @@ class GomokuEngine {
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
 };
+
+// The swap2 opening rule's questions (Gomocup's SWAP2BOARD). With no stones: three to
+// place (black, white, black), the candidate among the 26 classical openings (black in the
+// centre, white beside it straight or diagonally, black within two points of the centre)
+// whose search score is nearest to even. With 3 or 5 stones, white to move: swap (take
+// black) when the search scores the position below even for white, else play white's move.
+struct Swap2Answer {
+  bool swap = false;
+  std::vector<gomoku::Move> stones;  // when not swapping: 3, or 1 (white's move)
+  std::string reason;                // one line for the log / MESSAGE
+};
+Swap2Answer swap2_decide(GomokuEngine& engine, const gomoku::Position& pos,
+                         TimeBudget::Millis budget_ms);
+// The 26 opening triples on an empty board of `size` (exposed for tests).
+std::vector<std::array<gomoku::Move, 3>> swap2_openings(int size);
 
 // `kibitz bench --game gomoku`: middle games of freestyle 15x15 (from Kibitz's own games),
 // each given as the moves played. The alpha-beta stage alone to options.depth (the node

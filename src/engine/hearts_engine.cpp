@@ -18,6 +18,9 @@ namespace kibitz::hearts {
 
 namespace {
 
+// Worlds of the sampled answer kept before the exact endgame is tried (its anytime answer).
+constexpr int kQuickWorlds = 24;
+
 // The rollout policy with the configured knobs; variant 1 has the searching seat shoot the
 // moon (WorldSearchOptions::variants).
 struct KnobbedRollout {
@@ -367,7 +370,46 @@ Decision SearchPlayer::choose_play(const Observation& o) {
       const double top = *std::max_element(weights.begin(), weights.end());
       for (double& w : weights) w = std::exp(w - top);
     }
+    // Anytime: a sampled answer first, from a small share of the budget, so that an endgame
+    // that solves no world in time still answers from search, never from the rule bot. Its
+    // own random stream keeps the main one (and so every solved endgame) as it was.
+    const TimeBudget::Millis quick_ms =
+        budget.is_unlimited() ? TimeBudget::kUnlimited
+                              : std::max<TimeBudget::Millis>(1, budget.remaining_ms() / 10);
+    TimeBudget quick(quick_ms, quick_ms);
+    Rng quick_rng(cfg_.seed ^ pub.hash() ^ 0xA5A5F00Dull);
+    std::vector<State> quick_worlds;
+    for (int i = 0; i < kQuickWorlds && !quick.poll(static_cast<std::uint64_t>(i), 8); ++i)
+      quick_worlds.push_back(o.world(belief.sample(quick_rng), quick_rng));
+    search::WorldSearchOptions qo;
+    qo.seed = quick_rng.next();
+    search::WorldSearch<State, KnobbedRollout> quick_search(KnobbedRollout{&cfg_.rollout});
+    const auto sampled = quick_search.evaluate(quick_worlds, move_span, me, qo, quick);
+
     const auto r = impl_->solver.evaluate(worlds, weights, move_span, me, budget);
+    if (r.worlds_done == 0 && sampled.worlds_done > 0) {
+      score_moves(sampled.moves, std::vector<bool>{});
+      d.strategy = "search-lite";
+      d.worlds = sampled.worlds_done;
+      d.nodes = sampled.nodes + r.nodes;
+      d.budget_exceeded = true;
+      d.moves.front().note = fmt::format(
+          "exact endgame solved none of {} worlds in time: the answer of {} sampled worlds",
+          worlds.size(), sampled.worlds_done);
+      finish(d);
+      if (sink_)
+        sink_(nlohmann::json{{"event", "EndgameLog"},
+                             {"cards_left", cards_left},
+                             {"strategy", "sampled-fallback"},
+                             {"worlds", sampled.worlds_done},
+                             {"nodes_expanded", d.nodes},
+                             {"result", "best"},
+                             {"move", to_string(d.card)},
+                             {"expected_points", d.moves.front().expected_points},
+                             {"duration_ms", d.duration_ms}}
+                  .dump());
+      return d;
+    }
     if (r.worlds_done > 0) {
       score_moves(r.moves, r.forced);
       const bool forced = d.moves.front().forced;

@@ -210,7 +210,7 @@ kibitz_cli_test(diplomacy_play_bad_json ARGS diplomacy play --json /nonexistent/
 # kibitz diplomacy search (src/cli/diplomacy_search.cpp): the opening with a fixed iteration
 # count and seed; errors.
 kibitz_cli_test(diplomacy_search ARGS diplomacy search --power France --iterations 30 --seed 2
-  MATCH "^S1901M France orders:\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\nscore [-0-9.]+  nodes [0-9]+  iterations 30  time [0-9]+ ms\ncandidates: [0-9]+ ours, [0-9]+ for the other powers; strategy entropy [0-9.]+ -> [0-9.]+\nstrategy over our candidates")
+  MATCH "^S1901M France orders:\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\nscore [-0-9.]+  nodes [0-9]+  iterations 30  time [0-9]+ ms of [0-9]+ \(75% search share\)\ncandidates: [0-9]+ ours, [0-9]+ for the other powers; strategy entropy [0-9.]+ -> [0-9.]+\nstrategy over our candidates")
 kibitz_cli_test(diplomacy_search_bad_power ARGS diplomacy search --power Narnia
   MATCH "^kibitz: error: --power: unknown power 'Narnia'\n$")
 kibitz_cli_test(diplomacy_search_retreat_phase ARGS diplomacy search
@@ -245,3 +245,12 @@ kibitz_cli_test(match_diplomacy_bad_year ARGS match --game diplomacy --max-year 
 kibitz_cli_test(match_max_year_not_diplomacy ARGS match --max-year 1910 --engine bot=kibitz
   --engine bot=random --depth 1
   MATCH "^kibitz: error: --game: chess has no --max-year \\(only Diplomacy has\\)\n$")
+
+# Issue 22: every numeric option refuses a negative value (komi is the one signed setting).
+kibitz_cli_test(gtp_negative_visits ARGS gtp --visits -1
+  MATCH "^kibitz: error: --visits: Value -1 is negative \\(must be 0 or more\\)\n$")
+kibitz_cli_test(gtp_negative_visits_status WILL_FAIL ARGS gtp --visits -1)
+kibitz_cli_test(gomocup_negative_movetime ARGS gomocup --movetime -5
+  MATCH "^kibitz: error: --movetime: Value -5 is negative")
+kibitz_cli_test(hearts_negative_seed ARGS hearts match --seed -1 MATCH "^kibitz: error: --seed: Value -1 is negative")
+kibitz_cli_test(match_negative_komi_allowed ARGS match --komi -3.5 --help MATCH "Usage")

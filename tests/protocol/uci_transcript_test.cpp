@@ -166,8 +166,8 @@ TEST(UciTranscript, ThreadsAndHashOptions) {
 TEST(UciTranscript, MalformedCommandsAreIgnored) {
   const auto out = transcript(
       "position startpos moves e2e4\n"
-      "position fen not/a/fen w - - 0 1\n"  // bad FEN: position unchanged
-      "position startpos moves e2e5\n"      // illegal move: unchanged
+      "position fen not/a/fen w - - 0 1\n"  // bad FEN: refused (`d` shows the last good one)
+      "position startpos moves e2e5\n"      // illegal move: refused
       "position sideways\n"
       "go depth banana\n"
       "setoption name Hash value lots\n"
@@ -178,7 +178,9 @@ TEST(UciTranscript, MalformedCommandsAreIgnored) {
       "\n   \n"
       "d\n"
       "isready\n");
-  EXPECT_EQ(count_matching(out, "^bestmove"), 0);
+  // The last position was refused: the go is answered, without searching another position.
+  EXPECT_EQ(count_matching(out, "^bestmove"), 1);
+  EXPECT_EQ(count_matching(out, "^bestmove 0000$"), 1);
   EXPECT_EQ(last_matching(out, "^fen "),
             "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
   EXPECT_EQ(out.back(), "readyok");

@@ -393,10 +393,23 @@ std::string order_text(const Map& map, PowerId power, Order o) {
 Resolved resolve_given(const Map& map, const State& s, std::vector<Given> given) {
   Resolved r;
   std::vector<Order> effective;
+  ProvinceSet ordered;  // provinces whose unit (or build) already has an order
   for (Given& g : given) {
     if (auto checked = check_order(map, s, g.power, g.order); !checked)
       g.illegal = checked.error().message;
     g.effective = effective_order(map, s, g.power, g.order);
+    // A second order for one unit: the first stands and this one is dropped, with the reason
+    // (the resolver would ignore it and report a bare FAILS).
+    if (g.order.location != kNoLocation) {
+      const int province = map.province_of(g.order.location);
+      if (ordered.test(province) && g.effective) {
+        g.illegal = fmt::format("a second order for the unit in {}; the first one stands",
+                                to_upper(map.location_name(g.order.location)));
+        g.effective.reset();
+      } else if (g.effective) {
+        ordered.set(province);
+      }
+    }
     if (g.effective) {
       g.slot = static_cast<int>(effective.size());
       effective.push_back(*g.effective);

@@ -499,6 +499,13 @@ void Position::set_to_move(Color c) {
   refresh_hash();
 }
 
+bool Position::resume_after_passes() {
+  if (passes_ < 2 || resigned_ != kNoColor || moves_ >= max_moves_) return false;
+  passes_ = 0;
+  refresh_hash();
+  return true;
+}
+
 Result<void> Position::place_stone(Color c, int sq) {
   if (c != kBlack && c != kWhite) return fail("setup stone: not a colour");
   if (!on_board(sq)) return fail("setup stone at {}: off the board", sq);

@@ -157,6 +157,10 @@ class Position {
   // is off the board or occupied, or the stone would leave a chain without liberties.
   Result<void> place_stone(Color c, int sq);
   void set_to_move(Color c);
+  // After two passes, play on (GTP controllers send moves after the passes for KGS cleanup
+  // or a GUI's "continue"): the pass count is cleared, nothing else changes. False when the
+  // game did not end by passes (a resignation or the move cap stays final).
+  bool resume_after_passes();
   // Handicap on an empty board before any move: black stones, then white to move. Fixed
   // placement follows GTP v2 (section 4.1.1): 2..9 stones on odd sizes from 9x9, 2..4 on 7x7
   // and even sizes from 8x8, none smaller.

@@ -99,14 +99,19 @@ void Session::apply_rule_bits(int bits) {
 
 std::int64_t Session::move_budget_ms() const {
   if (options_.movetime_ms > 0) return options_.movetime_ms;
+  // The protocol's values: timeout_turn 0 = play as fast as possible; timeout_match 0 = no
+  // match limit; time_left = what is left of the match clock (0: nothing, answer at once).
   std::int64_t budget = kDefaultMoveMs;
-  if (timeout_turn_ > 0) budget = std::max<std::int64_t>(1, timeout_turn_ - kSafetyMs);
-  // The match clock: spread what is left over the moves still to come (at least 20).
-  if (time_left_ > 0 || timeout_match_ > 0) {
-    const std::int64_t left = time_left_ > 0 ? time_left_ : timeout_match_;
+  if (timeout_turn_ >= 0) budget = std::max<std::int64_t>(1, timeout_turn_ - kSafetyMs);
+  const bool match_clock = timeout_match_ != 0 && (time_left_ >= 0 || timeout_match_ > 0);
+  if (match_clock) {
+    // Spread what is left over the moves still to come (at least 20), keeping a reserve that
+    // scales with the clock (a tenth of it, at most the usual safety margin).
+    const std::int64_t left = time_left_ >= 0 ? time_left_ : timeout_match_;
+    const std::int64_t reserve = std::min<std::int64_t>(kSafetyMs, left / 10);
     const int placed = position_.stones_on_board();
     const int to_come = std::max(20, (variant_.size * variant_.size - placed) / 4);
-    budget = std::min(budget, std::max<std::int64_t>(1, left / to_come - kSafetyMs / 2));
+    budget = std::min(budget, std::max<std::int64_t>(1, (left - reserve) / to_come));
   }
   return budget;
 }
@@ -139,13 +144,24 @@ void Session::board_line(std::string_view line) {
   if (!parse_numbers(line, v, 3) || v[0] < 0 || v[1] < 0 || v[0] >= variant_.size ||
       v[1] >= variant_.size || v[2] < 1 || v[2] > 3) {
     error(fmt::format("bad BOARD line '{}' (expected x,y,field with field 1, 2 or 3)",
-                      one_line(line)));
+                      excerpt(line)));
     return;
   }
   // Field 3 marks stones of a continuous game's winning line: not a stone to play on.
   if (v[2] == 3) return;
   (v[2] == 1 ? board_own_ : board_opp_)
       .emplace_back(static_cast<int>(v[0]), static_cast<int>(v[1]));
+}
+
+Result<gomoku::Position> Session::position_from(
+    const std::vector<std::pair<int, int>>& order) const {
+  // Only the capture variant needs the order (captures happen as stones are played); for the
+  // others the stones are a position, checked as one, in whatever order the manager sent them
+  // (a renju black stone on a point that became forbidden later is no error).
+  if (variant_.rule == gomoku::Rule::kCapture) return gomoku::Position::from_moves(variant_, order);
+  std::vector<std::pair<int, int>> black, white;
+  for (std::size_t i = 0; i < order.size(); ++i) (i % 2 ? white : black).push_back(order[i]);
+  return gomoku::Position::from_setup(variant_, black, white, static_cast<int>(order.size() % 2));
 }
 
 void Session::finish_board() {
@@ -170,7 +186,7 @@ void Session::finish_board() {
   }
   board_own_.clear();
   board_opp_.clear();
-  auto pos = gomoku::Position::from_moves(variant_, order);
+  auto pos = position_from(order);
   if (!pos) {
     error(fmt::format("BOARD: {}", pos.error().message));
     return;
@@ -178,6 +194,55 @@ void Session::finish_board() {
   position_ = *pos;
   history_ = order;
   think();
+}
+
+void Session::swap2_line(std::string_view line) {
+  std::vector<std::int64_t> v;
+  if (!parse_numbers(line, v, 2) || v[0] < 0 || v[1] < 0 || v[0] >= variant_.size ||
+      v[1] >= variant_.size) {
+    error(fmt::format("bad SWAP2BOARD line '{}' (expected x,y)", excerpt(line)));
+    swap2_bad_ = true;
+    return;
+  }
+  swap2_stones_.emplace_back(static_cast<int>(v[0]), static_cast<int>(v[1]));
+}
+
+void Session::finish_swap2() {
+  in_swap2_ = false;
+  const auto stones = std::move(swap2_stones_);
+  swap2_stones_.clear();
+  if (swap2_bad_) {
+    swap2_bad_ = false;
+    error("SWAP2BOARD: not answered (a bad line above)");
+    return;
+  }
+  if (stones.size() != 0 && stones.size() != 3 && stones.size() != 5) {
+    error(fmt::format("SWAP2BOARD: {} stones (swap2 asks with 0, 3 or 5)", stones.size()));
+    return;
+  }
+  auto pos = position_from(stones);
+  if (!pos) {
+    error(fmt::format("SWAP2BOARD: {}", pos.error().message));
+    return;
+  }
+  wait();
+  thinking_.store(true);
+  const std::int64_t budget = move_budget_ms();
+  thinker_ = std::thread([this, budget, stones, pos = *pos] {
+    const engine::Swap2Answer a = engine::swap2_decide(engine_, pos, budget);
+    if (options_.messages) send(fmt::format("MESSAGE swap2: {}", a.reason));
+    if (a.swap) {
+      send("SWAP");
+    } else {
+      std::string text;
+      for (const gomoku::Move m : a.stones) {
+        if (!text.empty()) text += ' ';
+        text += gomoku::to_gomocup(m);
+      }
+      send(text);
+    }
+    thinking_.store(false);
+  });
 }
 
 void Session::play(gomoku::Move m) {
@@ -188,11 +253,15 @@ void Session::play(gomoku::Move m) {
 bool Session::handle(std::string_view raw) {
   const std::string_view line = trim(raw);
   if (line.empty()) return true;
-  if (in_board_) {
-    if (to_upper(line) == "DONE")
-      finish_board();
-    else
-      board_line(line);
+  if (in_board_ || in_swap2_) {
+    if (line.size() > 64) {
+      error(fmt::format("bad {} line '{}'", in_board_ ? "BOARD" : "SWAP2BOARD", excerpt(line)));
+      swap2_bad_ = in_swap2_;
+    } else if (to_upper(line) == "DONE") {
+      in_board_ ? finish_board() : finish_swap2();
+    } else {
+      in_board_ ? board_line(line) : swap2_line(line);
+    }
     return true;
   }
   const auto space = line.find_first_of(" \t");
@@ -213,10 +282,12 @@ bool Session::handle(std::string_view raw) {
     const std::string_view value = sp == std::string_view::npos ? "" : trim(args.substr(sp));
     if (key == "folder" || key == "evaluate") return true;
     if (!parse_int(value, v)) {
-      error(fmt::format("INFO {}: expected a number, not '{}'", key, one_line(value)));
+      error(fmt::format("INFO {}: expected a number, not '{}'", excerpt(key), excerpt(value)));
       return true;
     }
-    if (key == "timeout_turn") {
+    if (v < 0 && (key == "timeout_turn" || key == "timeout_match" || key == "time_left")) {
+      error(fmt::format("INFO {} {}: a time is not negative", key, v));
+    } else if (key == "timeout_turn") {
       timeout_turn_ = v;
     } else if (key == "timeout_match") {
       timeout_match_ = v;
@@ -232,7 +303,7 @@ bool Session::handle(std::string_view raw) {
     } else if (key == "capture") {
       apply_rule_bits(v ? (rule_bits_ | 16) : (rule_bits_ & ~16));
     } else if (key != "game_type") {
-      logger().info("gomocup: unknown INFO key '{}' ignored", key);
+      logger().info("gomocup: unknown INFO key '{}' ignored", excerpt(key));
     }
   } else if (busy && (wait(), false)) {
     // A command that changes the game waits for the move being thought about (a manager
@@ -242,7 +313,7 @@ bool Session::handle(std::string_view raw) {
     std::vector<std::int64_t> wh;
     if (cmd == "RECTSTART") {
       if (!parse_numbers(args, wh, 2)) {
-        error(fmt::format("RECTSTART: expected width,height, not '{}'", one_line(args)));
+        error(fmt::format("RECTSTART: expected width,height, not '{}'", excerpt(args)));
         return true;
       }
       if (wh[0] != wh[1]) {
@@ -251,7 +322,7 @@ bool Session::handle(std::string_view raw) {
       }
       size = wh[0];
     } else if (!parse_int(args, size)) {
-      error(fmt::format("START: expected a board size, not '{}'", one_line(args)));
+      error(fmt::format("START: expected a board size, not '{}'", excerpt(args)));
       return true;
     }
     if (start(static_cast<int>(size))) send("OK");
@@ -269,7 +340,7 @@ bool Session::handle(std::string_view raw) {
   } else if (cmd == "TURN") {
     auto m = gomoku::parse_move(position_, args);
     if (!m) {
-      error(fmt::format("TURN {}: {}", one_line(args), m.error().message));
+      error(fmt::format("TURN {}: {}", excerpt(args), m.error().message));
       return true;
     }
     if (position_.is_terminal()) {
@@ -277,7 +348,7 @@ bool Session::handle(std::string_view raw) {
       return true;
     }
     if (!position_.is_legal(*m)) {
-      error(fmt::format("TURN {}: a forbidden move under {}", one_line(args),
+      error(fmt::format("TURN {}: a forbidden move under {}", excerpt(args),
                         gomoku::rule_name(variant_.rule)));
       return true;
     }
@@ -287,23 +358,30 @@ bool Session::handle(std::string_view raw) {
     in_board_ = true;
     board_own_.clear();
     board_opp_.clear();
+  } else if (cmd == "SWAP2BOARD") {
+    in_swap2_ = true;
+    swap2_bad_ = false;
+    swap2_stones_.clear();
   } else if (cmd == "TAKEBACK") {
-    // Take back the last move at x,y: replay the game without it.
+    // Take back the last move at x,y: rebuild the game without it.
     auto m = gomoku::parse_move(gomoku::Position(variant_), args);
-    if (!m || position_.last_move() != *m) {
-      error(fmt::format("TAKEBACK {}: not the last move", one_line(args)));
+    if (!m || history_.empty() ||
+        history_.back() != std::pair{gomoku::x_of(m->sq), gomoku::y_of(m->sq)}) {
+      error(fmt::format("TAKEBACK {}: not the last move", excerpt(args)));
       return true;
     }
-    history_.pop_back();
-    auto pos = gomoku::Position::from_moves(variant_, history_);
+    auto shorter = history_;
+    shorter.pop_back();
+    auto pos = position_from(shorter);
     if (!pos) {
       error(fmt::format("TAKEBACK: {}", pos.error().message));
       return true;
     }
+    history_ = std::move(shorter);
     position_ = *pos;
     send("OK");
   } else {
-    send(fmt::format("UNKNOWN command '{}'", one_line(cmd)));
+    send(fmt::format("UNKNOWN command '{}'", excerpt(cmd)));
   }
   return true;
 }

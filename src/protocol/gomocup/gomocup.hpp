@@ -6,7 +6,7 @@
 //
 // Supported: START, RECTSTART (square boards), RESTART, BEGIN, TURN, BOARD ... DONE, INFO
 // (timeout_turn, timeout_match, time_left, max_memory, game_type, rule, folder), END, ABOUT,
-// TAKEBACK. Rule bits: 1 exact five, 4 renju; Kibitz's extension 16 (or `INFO capture 1`)
+// TAKEBACK, and SWAP2BOARD (the swap2 opening rule's questions, Gomocup 2020 extension). Rule bits: 1 exact five, 4 renju; Kibitz's extension 16 (or `INFO capture 1`)
 // selects the capture variant (Ninuki).
 #include <atomic>
 #include <iosfwd>
@@ -38,16 +38,21 @@ class Session {
   bool handle(std::string_view line);
   // Waits for a move being thought about (tests).
   void wait();
+  // The next move's time budget from the INFO limits (exposed for tests).
+  std::int64_t move_budget_ms() const;
 
  private:
   void send(std::string_view line);
   void error(std::string_view message);
   bool start(int size);
   void think();
-  std::int64_t move_budget_ms() const;
   void apply_rule_bits(int bits);
   void board_line(std::string_view line);
   void finish_board();
+  void swap2_line(std::string_view line);
+  void finish_swap2();
+  // The position of stones played alternately from black (see position_from in the .cpp).
+  Result<gomoku::Position> position_from(const std::vector<std::pair<int, int>>& order) const;
   void play(gomoku::Move m);  // on the board and in the history
 
   std::istream& in_;
@@ -61,13 +66,18 @@ class Session {
   bool started_ = false;
   bool capture_ = false;
   int rule_bits_ = 0;
-  // INFO values (ms); 0 = not given.
-  std::int64_t timeout_turn_ = 0;
-  std::int64_t timeout_match_ = 0;
-  std::int64_t time_left_ = 0;
+  // INFO values (ms); -1 = not given (0 is a value: "as fast as possible", "no match limit",
+  // "no time left").
+  std::int64_t timeout_turn_ = -1;
+  std::int64_t timeout_match_ = -1;
+  std::int64_t time_left_ = -1;
   // BOARD: collecting lines until DONE.
   bool in_board_ = false;
   std::vector<std::pair<int, int>> board_own_, board_opp_;
+  // SWAP2BOARD: the opening stones in playing order until DONE.
+  bool in_swap2_ = false;
+  bool swap2_bad_ = false;
+  std::vector<std::pair<int, int>> swap2_stones_;
   std::thread thinker_;
   std::atomic<bool> thinking_{false};
 };

@@ -94,7 +94,10 @@ const std::vector<std::string_view>& Session::commands() {
                                                      "time_left",
                                                      "loadsgf",
                                                      "kgs-genmove_cleanup",
-                                                     "lz-analyze"};
+                                                     "lz-analyze",
+                                                     "lz-genmove_analyze",
+                                                     "kata-analyze",
+                                                     "kata-genmove_analyze"};
   return list;
 }
 
@@ -160,7 +163,7 @@ bool Session::handle(std::string_view raw) {
   words.erase(words.begin());
   bool quit = false;
   const Reply r = dispatch(cmd, words, id, quit);
-  if (cmd == "lz-analyze" && r.ok) return true;  // answered by the analysis itself
+  if (r.sent) return true;  // answered by the analysis itself
   send(fmt::format("{}{} {}\n\n", r.ok ? '=' : '?', id, r.text));
   return !quit;
 }
@@ -174,6 +177,7 @@ void Session::reset_board() {
 void Session::rebuild() {
   position_ = base_;
   for (const auto& [c, m] : history_) {
+    position_.resume_after_passes();
     if (position_.to_move() != c) position_.set_to_move(c);
     (void)position_.play(m);  // legal when first played, so legal again
   }
@@ -182,6 +186,8 @@ void Session::rebuild() {
 Session::Reply Session::play(go::Color c, go::Move m) {
   if (m.is_resign()) return {false, "illegal move"};
   go::Position next = position_;
+  // A move after two passes plays on, as GNU Go does (KGS cleanup, a GUI's "continue").
+  next.resume_after_passes();
   if (next.to_move() != c) next.set_to_move(c);
   if (!next.play(m)) return {false, "illegal move"};
   position_ = next;
@@ -204,14 +210,16 @@ void Session::log_decision(go::Color c, const engine::GoDecision& d) const {
 
 Session::Reply Session::genmove(go::Color c, bool cleanup) {
   go::Position pos = position_;
+  // After two passes genmove plays on too (the controller asks for more moves: cleanup).
+  pos.resume_after_passes();
   if (!pos.is_terminal() && pos.to_move() != c) pos.set_to_move(c);
   const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
   engine_.set_clock(clock_);
   const auto d = engine_.genmove(pos, limits, !cleanup);
   log_decision(c, d);
   if (d.move.is_resign()) return {true, "resign"};
-  // After two passes the game is over and nothing more can be played: pass again.
-  if (!position_.is_terminal()) {
+  // A game ended otherwise (the move cap) takes no more moves: the answer is a pass.
+  if (!pos.is_terminal()) {
     if (Reply r = play(c, d.move); !r.ok) return {false, "engine produced an illegal move"};
     engine_.play(d.move);
   }
@@ -282,52 +290,133 @@ Session::Reply Session::loadsgf(const std::vector<std::string_view>& args) {
   return {};
 }
 
-std::string Session::info_line(const engine::GoEngine::Result& r, int size) const {
+std::string Session::info_line(const engine::GoEngine::Result& r, int size,
+                               const AnalyzeSpec& spec) const {
   std::string line;
   int order = 0;
   for (const auto& ms : r.moves) {
     if (ms.visits <= 0) break;  // most visited first
     if (!line.empty()) line += ' ';
-    line += fmt::format("info move {} visits {} winrate {} prior {} order {} pv",
-                        go::to_vertex(ms.move, size), ms.visits,
-                        static_cast<int>(std::lround(ms.value * 10000)),
-                        static_cast<int>(std::lround(ms.prior * 10000)), order++);
+    // The lower confidence bound of the move's value: its mean less 1.96 standard errors of
+    // a win/loss outcome (what Lizzie sorts and colours by).
+    const double lcb = std::clamp(
+        ms.value - 1.96 * std::sqrt(ms.value * (1 - ms.value) / static_cast<double>(ms.visits)),
+        0.0, 1.0);
+    const std::string vertex = go::to_vertex(ms.move, size);
+    if (spec.kata)
+      line += fmt::format(
+          "info move {} visits {} utility {:.6f} winrate {:.6f} prior {:.6f} lcb {:.6f} "
+          "utilityLcb {:.6f} order {} pv",
+          vertex, ms.visits, 2 * ms.value - 1, ms.value, ms.prior, lcb, 2 * lcb - 1, order++);
+    else
+      line += fmt::format("info move {} visits {} winrate {} prior {} lcb {} order {} pv", vertex,
+                          ms.visits, static_cast<int>(std::lround(ms.value * 10000)),
+                          static_cast<int>(std::lround(ms.prior * 10000)),
+                          static_cast<int>(std::lround(lcb * 10000)), order++);
     for (const go::Move m : engine_.pv_through(ms.move)) line += " " + go::to_vertex(m, size);
+  }
+  if (!line.empty() && spec.kata && !spec.owner.empty()) {
+    line += " ownership";
+    for (const double v : spec.owner) line += fmt::format(" {:.4f}", v);
   }
   return line;
 }
 
-Session::Reply Session::analyze(const std::vector<std::string_view>& args, const std::string& id) {
-  // lz-analyze [colour] [interval] (also "interval N"; other Leela Zero keys are ignored).
-  go::Position pos = position_;
-  std::int64_t interval_cs = 100;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    go::Color c;
+Session::AnalyzeSpec Session::analyze_spec(const std::vector<std::string_view>& args,
+                                           bool colour_required, bool& ok) const {
+  // [colour] [interval] and key-value pairs: "interval N", "ownership true|false"; Leela
+  // Zero's and KataGo's other keys (minmoves, maxmoves, pvVisits, ...) are read and ignored,
+  // "allow"/"avoid" with their three arguments.
+  AnalyzeSpec spec;
+  ok = true;
+  std::size_t i = 0;
+  if (!args.empty() && parse_colour(args[0], spec.colour)) {
+    spec.has_colour = true;
+    ++i;
+  }
+  if (colour_required && !spec.has_colour) ok = false;
+  for (; i < args.size() && ok; ++i) {
     std::int64_t v = 0;
-    if (parse_colour(args[i], c)) {
-      if (!pos.is_terminal() && pos.to_move() != c) pos.set_to_move(c);
-    } else if (parse_int(args[i], v) && v >= 0) {
-      interval_cs = v;
-    } else if (args[i] == "interval" && i + 1 < args.size() && parse_int(args[i + 1], v) &&
-               v >= 0) {
-      interval_cs = v;
+    const std::string key = to_lower(args[i]);
+    if (parse_int(args[i], v) && v >= 0) {
+      spec.interval_cs = v;
+    } else if (key == "interval" && i + 1 < args.size() && parse_int(args[i + 1], v) && v >= 0) {
+      spec.interval_cs = v;
       ++i;
+    } else if (key == "ownership" && i + 1 < args.size()) {
+      spec.ownership = to_lower(args[++i]) == "true";
+    } else if ((key == "allow" || key == "avoid") && i + 3 < args.size()) {
+      i += 3;
+    } else if (i + 1 < args.size() && !parse_colour(args[i], spec.colour)) {
+      ++i;  // another key with its value
+    } else {
+      ok = false;
     }
   }
-  const std::int64_t interval_ms = std::min<std::int64_t>(interval_cs, 1 << 20) * 10;
+  return spec;
+}
+
+void Session::prepare_spec(AnalyzeSpec& spec, bool kata, const go::Position& pos) {
+  spec.kata = kata;
+  spec.interval_ms = std::min<std::int64_t>(spec.interval_cs, 1 << 20) * 10;
+  if (kata && spec.ownership)
+    spec.owner = engine::estimate_ownership(pos, kOwnershipPlayouts, options_.engine.seed).owner;
+}
+
+Session::Reply Session::analyze(const std::vector<std::string_view>& args, const std::string& id,
+                                bool kata) {
+  bool ok = true;
+  AnalyzeSpec spec = analyze_spec(args, false, ok);
+  if (!ok) return {false, "syntax error"};
+  go::Position pos = position_;
+  if (spec.has_colour && !pos.is_terminal() && pos.to_move() != spec.colour)
+    pos.set_to_move(spec.colour);
+  prepare_spec(spec, kata, pos);
   send(fmt::format("={}\n", id));
   const int size = pos.size();
   engine_.clear_stop();  // before the thread: a stop() right after this must end it
-  analyzer_ = std::thread([this, pos, interval_ms, size] {
+  analyzer_ = std::thread([this, pos, spec, size] {
     engine_.analyze(
         pos,
-        [this, size](const engine::GoEngine::Result& r) {
-          const std::string line = info_line(r, size);
+        [this, size, &spec](const engine::GoEngine::Result& r) {
+          const std::string line = info_line(r, size, spec);
           if (!line.empty()) send(line + "\n");
         },
-        interval_ms);
+        spec.interval_ms);
   });
-  return {};
+  return {.ok = true, .text = {}, .sent = true};
+}
+
+Session::Reply Session::genmove_analyze(const std::vector<std::string_view>& args,
+                                        const std::string& id, bool kata) {
+  // genmove with analysis: "=", info lines every interval while it searches, then
+  // "play <vertex>" and the empty line that ends the response. The move is played.
+  bool ok = true;
+  AnalyzeSpec spec = analyze_spec(args, true, ok);
+  if (!ok) return {false, "syntax error"};
+  go::Position pos = position_;
+  pos.resume_after_passes();
+  if (!pos.is_terminal() && pos.to_move() != spec.colour) pos.set_to_move(spec.colour);
+  prepare_spec(spec, kata, pos);
+  send(fmt::format("={}\n", id));
+  const int size = pos.size();
+  const engine::GoEngine::InfoCallback info = [this, size, &spec](const auto& r) {
+    const std::string line = info_line(r, size, spec);
+    if (!line.empty()) send(line + "\n");
+  };
+  const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
+  engine_.set_clock(clock_);
+  const auto d = engine_.genmove(pos, limits, true, &info, spec.interval_ms);
+  info(d.result);  // the statistics the move was chosen from, last
+  log_decision(spec.colour, d);
+  go::Move played = d.move;
+  if (!d.move.is_resign() && !pos.is_terminal()) {
+    if (Reply r = play(spec.colour, d.move); !r.ok) played = go::Move::pass();
+    else engine_.play(d.move);
+  }
+  send(fmt::format("play {}\n\n",
+                   played.is_resign() ? "resign" : go::to_vertex(played, position_.size())));
+  return {.ok = true, .text = {}, .sent = true};
 }
 
 Session::Reply Session::dispatch(const std::string& cmd, const std::vector<std::string_view>& args,
@@ -479,7 +568,9 @@ Session::Reply Session::dispatch(const std::string& cmd, const std::vector<std::
     return {};
   }
   if (cmd == "loadsgf") return loadsgf(args);
-  if (cmd == "lz-analyze") return analyze(args, id);
+  if (cmd == "lz-analyze" || cmd == "kata-analyze") return analyze(args, id, cmd == "kata-analyze");
+  if (cmd == "lz-genmove_analyze" || cmd == "kata-genmove_analyze")
+    return genmove_analyze(args, id, cmd == "kata-genmove_analyze");
   return {false, "unknown command"};
 }
 

@@ -63,7 +63,19 @@ class Session {
   struct Reply {
     bool ok = true;
     std::string text;
+    bool sent = false;  // the command wrote its own response (the analysis commands)
   };
+  // lz-analyze / kata-analyze and their genmove forms: what to report and how often.
+  struct AnalyzeSpec {
+    bool has_colour = false;
+    go::Color colour = go::kBlack;
+    std::int64_t interval_cs = 100;
+    std::int64_t interval_ms = 1000;
+    bool kata = false;       // KataGo's format (winrate 0..1, utility), else Leela Zero's
+    bool ownership = false;  // kata: ownership asked for
+    std::vector<double> owner;  // its estimate, computed once when asked
+  };
+  static constexpr int kOwnershipPlayouts = 256;
   void send(std::string_view text);
   Reply dispatch(const std::string& cmd, const std::vector<std::string_view>& args,
                  const std::string& id, bool& quit);
@@ -75,8 +87,14 @@ class Session {
   Reply handicap(int stones, bool free_placement);
   Reply set_free_handicap(const std::vector<std::string_view>& args);
   Reply loadsgf(const std::vector<std::string_view>& args);
-  Reply analyze(const std::vector<std::string_view>& args, const std::string& id);
-  std::string info_line(const engine::GoEngine::Result& r, int size) const;
+  AnalyzeSpec analyze_spec(const std::vector<std::string_view>& args, bool colour_required,
+                           bool& ok) const;
+  void prepare_spec(AnalyzeSpec& spec, bool kata, const go::Position& pos);
+  Reply analyze(const std::vector<std::string_view>& args, const std::string& id, bool kata);
+  Reply genmove_analyze(const std::vector<std::string_view>& args, const std::string& id,
+                        bool kata);
+  std::string info_line(const engine::GoEngine::Result& r, int size,
+                        const AnalyzeSpec& spec) const;
 
   std::istream& in_;
   std::ostream& out_;

@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <istream>
 #include <ostream>
 #include <thread>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/log.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/perft.hpp"
@@ -26,6 +28,35 @@ template <class T>
 bool parse_number(std::string_view text, T& out) {
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && p == text.data() + text.size();
+}
+
+// A `go` value: an integer, or a decimal whose integer part is taken (clients send fractional
+// milliseconds, "987.5"); a leading '+' is accepted. Values past the type's range saturate.
+bool parse_go_number(std::string_view text, std::int64_t& out) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  const auto dot = text.find('.');
+  std::string_view whole = text.substr(0, dot);
+  if (dot != std::string_view::npos) {
+    const std::string_view frac = text.substr(dot + 1);
+    if (frac.empty() || frac.find_first_not_of("0123456789") != std::string_view::npos)
+      return false;
+    if (whole.empty() || whole == "-") whole = "0";
+  }
+  const auto [p, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), out);
+  if (p != whole.data() + whole.size() || whole.empty()) return false;
+  if (ec == std::errc::result_out_of_range) {
+    out = whole.front() == '-' ? std::numeric_limits<std::int64_t>::min()
+                               : std::numeric_limits<std::int64_t>::max();
+    return true;
+  }
+  return ec == std::errc();
+}
+
+bool is_go_keyword(std::string_view w) {
+  static constexpr std::string_view kKeywords[] = {
+      "searchmoves", "ponder", "wtime", "btime",    "winc",     "binc",  "movestogo",
+      "depth",       "nodes",  "mate",  "movetime", "infinite", "perft"};
+  return std::find(std::begin(kKeywords), std::end(kKeywords), w) != std::end(kKeywords);
 }
 
 std::string format_score(search::Score s) {
@@ -58,6 +89,11 @@ Session::Session(std::istream& in, std::ostream& out) : in_(in), out_(out) {
   in_.tie(nullptr);
 }
 
+void Session::warn(std::string_view message) {
+  logger().warn("uci: {}", message);
+  send(fmt::format("info string {}", message));
+}
+
 void Session::send(std::string_view line) {
   std::lock_guard lock(out_mutex_);
   out_ << line << '\n';
@@ -69,8 +105,9 @@ int Session::run() {
   bool quit = false;
   while (!quit && std::getline(in_, line)) quit = !handle(line);
   // `quit` stops at once; at the end of piped input a bounded search still finishes (so
-  // `printf 'go depth 10' | kibitz uci` answers), an infinite or pondering one is stopped.
-  if (quit || unbounded_) engine_.stop();
+  // `printf 'go depth 10' | kibitz uci` answers), an infinite or pondering one is stopped
+  // (after `ponderhit` a ponder search is bounded by its clock and finishes too).
+  if (quit || infinite_ || pondering_) engine_.stop();
   engine_.wait();
   return 0;
 }
@@ -92,6 +129,7 @@ bool Session::handle(std::string_view raw) {
     } else {
       engine_.new_game();
       position_ = chess::Position();
+      position_error_.clear();
     }
   } else if (cmd == "position") {
     cmd_position(args);
@@ -100,6 +138,7 @@ bool Session::handle(std::string_view raw) {
   } else if (cmd == "stop") {
     engine_.stop();
   } else if (cmd == "ponderhit") {
+    pondering_ = false;
     engine_.ponderhit();
   } else if (cmd == "setoption") {
     cmd_setoption(args);
@@ -112,7 +151,7 @@ bool Session::handle(std::string_view raw) {
   } else if (cmd == "debug" || cmd == "register") {
     // Accepted and ignored (no debug output, no registration).
   } else {
-    logger().warn("uci: unknown command '{}'", cmd);
+    logger().warn("uci: unknown command '{}'", excerpt(cmd));
   }
   return true;
 }
@@ -156,8 +195,8 @@ void Session::cmd_setoption(std::string_view args) {
   const bool busy = engine_.searching();
   const auto spin = [&](int lo, int hi, int& out) {
     if (!parse_number(value, out) || out < lo || out > hi) {
-      logger().warn("uci: setoption {}: value '{}' is not an integer in [{}, {}]", name, value, lo,
-                    hi);
+      logger().warn("uci: setoption {}: value '{}' is not an integer in [{}, {}]", excerpt(name),
+                    excerpt(value), lo, hi);
       return false;
     }
     return true;
@@ -188,12 +227,13 @@ void Session::cmd_setoption(std::string_view args) {
     const auto names = search::SearchOptions::technique_names();
     const auto it = std::find(names.begin(), names.end(), key);
     if (it == names.end()) {
-      logger().warn("uci: setoption: unknown option '{}'", name);
+      logger().warn("uci: setoption: unknown option '{}'", excerpt(name));
       return;
     }
     const std::string v = to_lower(value);
     if (v != "true" && v != "false") {
-      logger().warn("uci: setoption {}: value '{}' is not true or false", name, value);
+      logger().warn("uci: setoption {}: value '{}' is not true or false", excerpt(name),
+                    excerpt(value));
       return;
     }
     if (busy) {
@@ -207,13 +247,15 @@ void Session::cmd_setoption(std::string_view args) {
 }
 
 void Session::cmd_position(std::string_view args) {
-  // position startpos | fen <FEN> [moves m1 m2 ...]; a bad FEN or move leaves the position as
-  // it was.
+  // position startpos | fen <FEN> [moves m1 m2 ...]. A refused one is reported (info string)
+  // and leaves no position: the next `go` answers "bestmove 0000" instead of searching the
+  // previous position, which the GUI no longer means.
+  const auto refuse = [this](std::string message) {
+    position_error_ = message;
+    warn(fmt::format("position refused: {}", message));
+  };
   const auto words = split_blanks(args);
-  if (words.empty()) {
-    logger().warn("uci: position: expected 'startpos' or 'fen <FEN>'");
-    return;
-  }
+  if (words.empty()) return refuse("expected 'startpos' or 'fen <FEN>'");
   std::size_t i = 0;
   chess::Position pos;
   if (words[0] == "startpos") {
@@ -225,72 +267,81 @@ void Session::cmd_position(std::string_view args) {
       fen += words[i];
     }
     auto parsed = chess::Position::from_fen(fen);
-    if (!parsed) {
-      logger().warn("uci: position: {}", parsed.error().message);
-      return;
-    }
+    if (!parsed) return refuse(excerpt(parsed.error().message, 200));
     pos = *parsed;
   } else {
-    logger().warn("uci: position: expected 'startpos' or 'fen', got '{}'", words[0]);
-    return;
+    return refuse(fmt::format("expected 'startpos' or 'fen', got '{}'", excerpt(words[0])));
   }
   if (i < words.size()) {
-    if (words[i] != "moves") {
-      logger().warn("uci: position: expected 'moves', got '{}'", words[i]);
-      return;
-    }
+    if (words[i] != "moves")
+      return refuse(fmt::format("expected 'moves', got '{}'", excerpt(words[i])));
     for (++i; i < words.size(); ++i) {
       auto m = chess::parse_uci(pos, words[i]);
-      if (!m) {
-        logger().warn("uci: position: move {}: {}", words[i], m.error().message);
-        return;
-      }
+      if (!m)
+        return refuse(fmt::format("move {}: {}", excerpt(words[i]), excerpt(m.error().message)));
       pos.apply(*m);
     }
   }
   position_ = pos;
+  position_error_.clear();
 }
 
 void Session::cmd_go(std::string_view args) {
+  // Every `go` is answered by exactly one bestmove: a malformed or out-of-range value is
+  // reported (info string) and that limit ignored or raised to its least meaningful value,
+  // never a reason to drop the command, since the GUI would wait for an answer forever.
   const auto words = split_blanks(args);
   engine::GoParams params;
   std::vector<chess::Move> searchmoves;
   const bool white = position_.side_to_move() == chess::kWhite;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string_view w = words[i];
-    const auto number = [&](auto& out) {
-      if (i + 1 >= words.size() || !parse_number(words[i + 1], out)) {
-        logger().warn("uci: go {}: expected a number after it", w);
+    const auto number = [&](std::int64_t& out) {
+      if (i + 1 >= words.size() || !parse_go_number(words[i + 1], out)) {
+        warn(fmt::format("go {}: expected a number after it{}: ignored", w,
+                         i + 1 < words.size() ? fmt::format(", got '{}'", excerpt(words[i + 1]))
+                                              : std::string()));
+        // A value that is not a known keyword was meant as the number: skip it too.
+        if (i + 1 < words.size() && !is_go_keyword(words[i + 1])) ++i;
         return false;
       }
       ++i;
       return true;
     };
+    const auto at_least = [&](std::int64_t v, std::int64_t lo) {
+      if (v >= lo) return v;
+      warn(fmt::format("go {} {}: below {}, searched as {} {}", w, v, lo, w, lo));
+      return lo;
+    };
     std::int64_t v = 0;
     if (w == "wtime" || w == "btime") {
-      if (!number(v)) return;
+      if (!number(v)) continue;
       if ((w == "wtime") == white) params.time_left = std::max<std::int64_t>(v, 0);
     } else if (w == "winc" || w == "binc") {
-      if (!number(v)) return;
+      if (!number(v)) continue;
       if ((w == "winc") == white) params.increment = std::max<std::int64_t>(v, 0);
     } else if (w == "movestogo") {
-      if (!number(params.moves_to_go)) return;
+      if (!number(v)) continue;
+      params.moves_to_go = static_cast<int>(std::clamp<std::int64_t>(v, 0, 10000));
     } else if (w == "depth") {
-      if (!number(params.limits.depth)) return;
+      if (!number(v)) continue;
+      params.limits.depth = static_cast<int>(std::min<std::int64_t>(at_least(v, 1), 10000));
     } else if (w == "nodes") {
-      if (!number(params.limits.nodes)) return;
+      if (!number(v)) continue;
+      params.limits.nodes = static_cast<std::uint64_t>(at_least(v, 1));
     } else if (w == "mate") {
-      if (!number(params.limits.mate)) return;
+      if (!number(v)) continue;
+      params.limits.mate = static_cast<int>(std::min<std::int64_t>(at_least(v, 1), 10000));
     } else if (w == "movetime") {
-      if (!number(params.movetime)) return;
+      if (!number(v)) continue;
+      params.movetime = at_least(v, 1);
     } else if (w == "infinite") {
       params.infinite = true;
     } else if (w == "ponder") {
       params.ponder = true;
     } else if (w == "perft") {
-      int depth = 0;
-      if (!number(depth)) return;
-      cmd_perft(depth);
+      if (!number(v)) continue;
+      cmd_perft(static_cast<int>(std::clamp<std::int64_t>(v, -1, 100)));
       return;
     } else if (w == "searchmoves") {
       // Every following word that is a legal move.
@@ -301,8 +352,15 @@ void Session::cmd_go(std::string_view args) {
         ++i;
       }
     } else {
-      logger().warn("uci: go: unknown parameter '{}' ignored", w);
+      warn(fmt::format("go: unknown parameter '{}' ignored", excerpt(w)));
     }
+  }
+  if (!position_error_.empty()) {
+    // The last `position` was refused: searching the one before it would answer a question
+    // the GUI did not ask.
+    warn(fmt::format("no position to search: {}", position_error_));
+    send("bestmove 0000");
+    return;
   }
   auto options = engine_.options();
   if (options.multipv != multipv_) {
@@ -310,7 +368,13 @@ void Session::cmd_go(std::string_view args) {
     options.multipv = multipv_;
     engine_.set_options(options);
   }
-  unbounded_ = params.infinite || params.ponder;
+  // Without a clock, a move time, a depth, a node or a mate limit the search runs until
+  // `stop`, as if infinite (the end of piped input stops it).
+  const bool limitless = params.time_left < 0 && params.movetime <= 0 &&
+                         params.limits.depth <= 0 && params.limits.nodes == 0 &&
+                         params.limits.mate <= 0;
+  infinite_ = params.infinite || limitless;
+  pondering_ = params.ponder;
   engine_.go(
       position_, params, std::move(searchmoves),
       [this](const search::PvInfo<chess::Move>& info) { send(format_info(info)); },
@@ -328,7 +392,7 @@ void Session::cmd_go(std::string_view args) {
 
 void Session::cmd_perft(int depth) {
   if (depth < 1 || depth > 12) {
-    logger().warn("uci: go perft: depth must be 1..12");
+    warn(fmt::format("go perft {}: depth must be 1 to 12", depth));
     return;
   }
   if (engine_.searching()) {
@@ -353,7 +417,7 @@ void Session::cmd_bench(std::string_view args) {
   engine::BenchOptions options;
   const auto words = split_blanks(args);
   if (!words.empty() && !parse_number(words[0], options.depth)) {
-    logger().warn("uci: bench: depth '{}' is not a number", words[0]);
+    logger().warn("uci: bench: depth '{}' is not a number", excerpt(words[0]));
     return;
   }
   options.depth = std::clamp(options.depth, 1, 64);

@@ -23,6 +23,7 @@ class Session {
 
  private:
   void send(std::string_view line);
+  void warn(std::string_view message);  // on stderr and to the GUI as `info string`
   void cmd_uci();
   void cmd_setoption(std::string_view args);
   void cmd_position(std::string_view args);
@@ -35,8 +36,10 @@ class Session {
   std::mutex out_mutex_;
   engine::ChessEngine engine_;
   chess::Position position_;
+  std::string position_error_;  // why the last `position` was refused (empty: it was not)
   int multipv_ = 1;
-  bool unbounded_ = false;  // the last go was infinite or ponder
+  bool infinite_ = false;   // the last go runs until stop (infinite, or no limit at all)
+  bool pondering_ = false;  // the last go was ponder, not yet ponderhit
 };
 
 // The UCI info line for one PV (without a trailing newline).

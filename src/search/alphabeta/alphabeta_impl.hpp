@@ -60,7 +60,9 @@ void AlphaBeta<G>::count_node() {
   if (aborted_) return;  // nodes visited while unwinding are not searched
   const std::uint64_t n = nodes_.load(std::memory_order_relaxed) + 1;
   nodes_.store(n, std::memory_order_relaxed);
-  if (budget_->stopped()) {
+  // An external stop (UCI `stop`, `ponderhit` then the end of input) does not cut the main
+  // thread's first iteration: the answer is always a searched move, as GUIs expect.
+  if (budget_->stopped() && (depth_one_done_ || thread_id_ != 0)) {
     aborted_ = true;
     return;
   }
@@ -460,7 +462,9 @@ void AlphaBeta<G>::report(int depth, const TimeBudget& budget, int pv_index, Bou
     const bool updated = static_cast<int>(i) <= pv_index || pv_index < 0;
     PvInfo<Move> line;
     line.depth = updated ? depth : std::max(1, depth - 1);
-    line.seldepth = std::max(rm.seldepth, 1);
+    // The deepest ply reached, never reported below the nominal depth: mate-distance pruning
+    // and table cut-offs can end every line early (a mate in one at depth 6 reached ply 1).
+    line.seldepth = std::max(rm.seldepth, line.depth);
     line.multipv = static_cast<int>(i) + 1;
     line.score = rm.score == -kInfinite ? rm.previous : rm.score;
     line.bound = bound;
@@ -566,7 +570,7 @@ requires AlphaBetaGame<G> SearchResult<typename G::Move> AlphaBeta<G>::run(
     result.ponder = best.pv.size() > 1 ? best.pv[1] : Move::none();
     result.score = best.score;
     result.depth = depth;
-    result.seldepth = best.seldepth;
+    result.seldepth = std::max(best.seldepth, depth);
     result.pv.assign(best.pv.begin(), best.pv.end());
     result.nodes_per_depth.push_back(nodes());
     report(depth, budget, -1, Bound::kExact);

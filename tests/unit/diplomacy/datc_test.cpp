@@ -493,5 +493,20 @@ TEST(DiplomacyDatc, AdjudicatePhaseReport) {
   EXPECT_EQ(r.next.phase, (Phase{Season::kFall, PhaseType::kMovement, 1901}));
 }
 
+TEST(DiplomacyDatc, SecondOrderForAUnitIsDroppedWithItsReason) {
+  // Issue 22 repro: the second order printed a bare FAILS. The first order stands: the fleet
+  // moves (London to the North Sea, unopposed).
+  State s = initial_state(sm());
+  std::vector<OrderLine> orders;
+  for (const char* text : {"England: F lon - nth", "England: F lon H"})
+    orders.push_back(*parse_order_line(sm(), s, text));
+  const PhaseReport r = adjudicate_phase(sm(), s, orders);
+  ASSERT_GE(r.lines.size(), 2u);
+  EXPECT_EQ(r.lines[0], "England: F LON - NTH: SUCCEEDS");
+  EXPECT_EQ(r.lines[1],
+            "England: F LON H: FAILS (illegal: a second order for the unit in LON; the first one "
+            "stands; dropped)");
+}
+
 }  // namespace datc_test
 }  // namespace kibitz::diplomacy

@@ -365,6 +365,29 @@ TEST(HeartsSearchPlayer, UsesTheExactSolverAtTheEndAndLogsIt) {
   }
 }
 
+TEST(HeartsSearchPlayer, AnEndgameSolvedInNoWorldAnswersFromItsSampledSearch) {
+  // Issue 22 repro: an exact endgame that finished no world in time fell back to the rule
+  // bot's card. Exact from the second trick on (11 cards each, far beyond any budget): the
+  // answer must come from the sampled search kept before the solver ran.
+  SearchCfg cfg;
+  cfg.endgame_cards = 13;
+  cfg.time_budget_ms = 200;
+  SearchPlayer player(cfg);
+  std::vector<std::string> events;
+  player.set_telemetry([&](const std::string& line) { events.push_back(line); });
+  const State s = search_test_state(5, 8);
+  const Observation o = s.information_state(s.current_player());
+  ASSERT_GT(o.legal_set().size(), 1);
+  const Decision d = player.choose_play(o);
+  EXPECT_TRUE(s.is_legal(d.card));
+  EXPECT_EQ(d.strategy, "search-lite");
+  EXPECT_GT(d.worlds, 0);
+  EXPECT_NE(d.moves.front().note.find("exact endgame solved none"), std::string::npos)
+      << d.moves.front().note;
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(nlohmann::json::parse(events.back())["strategy"], "sampled-fallback");
+}
+
 // Golden move orders: fixed seed, 32 worlds, no time limit.
 TEST(HeartsSearchPlayer, MoveOrdersMatchTheGoldenSnapshots) {
   const std::string path = std::string(KIBITZ_TEST_DATA) + "/hearts/search_golden.json";
