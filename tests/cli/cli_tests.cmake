@@ -125,7 +125,7 @@ kibitz_cli_test(go_db_export_missing ARGS go db export --db /nonexistent/kibitz-
 kibitz_cli_test(go_db_prune_missing ARGS go db prune --db /nonexistent/kibitz-go.db
   MATCH "^kibitz: error: /nonexistent/kibitz-go.db: no such file\n$")
 kibitz_cli_test(go_db_prune_bad_limit ARGS go db prune --max-contexts -1
-  MATCH "^kibitz: error: --max-contexts -1: must be 0 \\(no limit\\) or more\n$")
+  MATCH "^kibitz: error: --max-contexts: Value -1 is negative \\(must be 0 or more\\)\n$")
 kibitz_cli_test(go_db_export_not_sqlite ARGS go db export --db ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
   MATCH "^kibitz: error: [^\n]*tune_sample.txt: not a SQLite database \\(file is not a database\\)\n$")
 # kibitz go selfplay / ingest and kibitz gtp --config: the deep search from the command line.
@@ -210,7 +210,7 @@ kibitz_cli_test(diplomacy_play_bad_json ARGS diplomacy play --json /nonexistent/
 # kibitz diplomacy search (src/cli/diplomacy_search.cpp): the opening with a fixed iteration
 # count and seed; errors.
 kibitz_cli_test(diplomacy_search ARGS diplomacy search --power France --iterations 30 --seed 2
-  MATCH "^S1901M France orders:\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\nscore [-0-9.]+  nodes [0-9]+  iterations 30  time [0-9]+ ms of [0-9]+ \(75% search share\)\ncandidates: [0-9]+ ours, [0-9]+ for the other powers; strategy entropy [0-9.]+ -> [0-9.]+\nstrategy over our candidates")
+  MATCH "^S1901M France orders:\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\n  [AF] [A-Z/]+ [^\n]*\nscore [-0-9.]+  nodes [0-9]+  iterations 30  time [0-9]+ ms of [0-9]+ \\(75% search share\\)\ncandidates: [0-9]+ ours, [0-9]+ for the other powers; strategy entropy [0-9.]+ -> [0-9.]+\nstrategy over our candidates")
 kibitz_cli_test(diplomacy_search_bad_power ARGS diplomacy search --power Narnia
   MATCH "^kibitz: error: --power: unknown power 'Narnia'\n$")
 kibitz_cli_test(diplomacy_search_retreat_phase ARGS diplomacy search
