@@ -34,6 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.visits = 8;
   o.size = 9;
   o.allow_files = false;
+  o.ownership_playouts = 4;
   o.engine.max_nodes = 1 << 14;
   kibitz::gtp::Session session(in, out, o);
   session.run();

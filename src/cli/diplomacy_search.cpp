@@ -97,8 +97,8 @@ SubRunners add_diplomacy_search(CLI::App& diplomacy) {
   c->add_option("--power", args->power, "the power to search for (name or abbreviation)")
       ->required();
   c->add_option("--movetime", args->movetime,
-                 "milliseconds for the move: the search takes 75% of it (15% candidates, 60% "
-                 "RM+), the seed's 25% is kept in reserve")
+                "milliseconds for the move: the search takes 75% of it (15% candidates, 60% "
+                "RM+), the seed's 25% is kept in reserve")
       ->capture_default_str();
   c->add_option("--strength", args->strength, "scales candidates and the minimum iterations")
       ->capture_default_str();

@@ -278,8 +278,8 @@ Swap2Answer swap2_decide(GomokuEngine& engine, const Position& pos, TimeBudget::
   const int stones = pos.stones_on_board();
   if (stones == 0) {
     const auto openings = swap2_openings(pos.size());
-    const TimeBudget::Millis each =
-        std::max<TimeBudget::Millis>(1, budget_ms / static_cast<TimeBudget::Millis>(openings.size()));
+    const TimeBudget::Millis each = std::max<TimeBudget::Millis>(
+        1, budget_ms / static_cast<TimeBudget::Millis>(openings.size()));
     int best_score = 0;
     for (const auto& o : openings) {
       Position p = pos;
@@ -295,7 +295,8 @@ Swap2Answer swap2_decide(GomokuEngine& engine, const Position& pos, TimeBudget::
     return a;
   }
   // White to move (3 or 5 stones): the side that would play on is white.
-  const GomokuDecision d = engine.think(pos, {.movetime_ms = std::max<TimeBudget::Millis>(1, budget_ms)});
+  const GomokuDecision d =
+      engine.think(pos, {.movetime_ms = std::max<TimeBudget::Millis>(1, budget_ms)});
   if (d.score < 0 || !d.move) {
     a.swap = true;
     a.reason = fmt::format("white to move scores {}: taking black", d.score);

@@ -60,7 +60,7 @@ inline int count_matching(const std::vector<std::string>& lines, const std::stri
 }
 
 inline ::testing::AssertionResult transcript_matches(const Case& c,
-                                                   const std::vector<std::string>& out) {
+                                                     const std::vector<std::string>& out) {
   std::size_t at = 0;
   for (const auto& pattern : c.expect) {
     const Regex re(pattern);

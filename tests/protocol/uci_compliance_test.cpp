@@ -29,14 +29,16 @@ int uci_requests(const std::string& input, const std::string& command) {
   return n;
 }
 
-constexpr const char* kUciBest = "^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$";
+constexpr const char* kUciBest =
+    "^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$";
 const std::string kUciLongJunk(100000, 'x');
 
 const std::vector<Case>& uci_cases() {
   static const std::vector<Case> list = {
       {"handshake",
        "uci\nisready\n",
-       {"^id name Kibitz", "^id author ", "^option name Hash type spin default \\d+ min 1 max \\d+$",
+       {"^id name Kibitz", "^id author ",
+        "^option name Hash type spin default \\d+ min 1 max \\d+$",
         "^option name Threads type spin default 1 min 1 max \\d+$",
         "^option name MultiPV type spin default 1 min 1 max \\d+$",
         "^option name Move Overhead type spin", "^option name Clear Hash type button$",
@@ -56,28 +58,42 @@ const std::vector<Case>& uci_cases() {
        "position startpos\ngo wtime soon btime 1000 depth 2\n",
        {"^info string go wtime: expected a number", kUciBest},
        {}},
-      {"repro 2: depth -1 searches one ply", "position startpos\ngo depth -1\n",
-       {"^info string go depth -1: below 1", "^info depth 1 ", kUciBest}, {"^info depth 2 "}},
-      {"repro 2: movetime -5", "position startpos\ngo movetime -5\n",
-       {"^info string go movetime -5: below 1", kUciBest}, {}},
-      {"repro 2: movetime 0", "position startpos\ngo movetime 0\n",
-       {"^info string go movetime 0: below 1", kUciBest}, {}},
-      {"repro 2: nodes 0", "position startpos\ngo nodes 0\n",
-       {"^info string go nodes 0: below 1", "^info depth 1 ", kUciBest}, {}},
+      {"repro 2: depth -1 searches one ply",
+       "position startpos\ngo depth -1\n",
+       {"^info string go depth -1: below 1", "^info depth 1 ", kUciBest},
+       {"^info depth 2 "}},
+      {"repro 2: movetime -5",
+       "position startpos\ngo movetime -5\n",
+       {"^info string go movetime -5: below 1", kUciBest},
+       {}},
+      {"repro 2: movetime 0",
+       "position startpos\ngo movetime 0\n",
+       {"^info string go movetime 0: below 1", kUciBest},
+       {}},
+      {"repro 2: nodes 0",
+       "position startpos\ngo nodes 0\n",
+       {"^info string go nodes 0: below 1", "^info depth 1 ", kUciBest},
+       {}},
       {"repro 3: ponder, ponderhit, end of input: the clocked search finishes",
        "position startpos\ngo ponder wtime 3000 btime 3000\nponderhit\n",
        {"^info depth 1 ", "^info depth 2 ", kUciBest},
        {}},
-      {"repro 3: stop at once still finishes depth 1", "position startpos\ngo depth 99999\nstop\n",
-       {"^info depth 1 ", kUciBest}, {}},
-      {"repro 3: ponder then stop", "position startpos\ngo ponder\nstop\n",
-       {"^info depth 1 ", kUciBest}, {}},
+      {"repro 3: stop at once still finishes depth 1",
+       "position startpos\ngo depth 99999\nstop\n",
+       {"^info depth 1 ", kUciBest},
+       {}},
+      {"repro 3: ponder then stop",
+       "position startpos\ngo ponder\nstop\n",
+       {"^info depth 1 ", kUciBest},
+       {}},
       {"infinite: readyok during the search, bestmove only after stop",
        "position startpos\ngo infinite\nisready\nstop\n",
        {"^readyok$", kUciBest},
        {}},
-      {"go without limits runs until stop (the end of input)", "position startpos\ngo\n",
-       {"^info depth 1 ", kUciBest}, {}},
+      {"go without limits runs until stop (the end of input)",
+       "position startpos\ngo\n",
+       {"^info depth 1 ", kUciBest},
+       {}},
       {"repro 4: a bad FEN leaves no position; go answers 0000",
        "position startpos moves e2e4\nposition fen 8/8/8 w - - 0 1\ngo depth 3\n",
        {"^info string position refused: ", "^info string no position to search", "^bestmove 0000$"},
@@ -96,27 +112,39 @@ const std::vector<Case>& uci_cases() {
        {}},
       {"repro 11: an over-long parameter is not echoed back whole",
        "position startpos\ngo depth 1 " + kUciLongJunk + "\n",
-       {"^info string go: unknown parameter 'x{80}\\.\\.\\. \\(100000 bytes\\)' ignored$", kUciBest},
+       {"^info string go: unknown parameter 'x{80}\\.\\.\\. \\(100000 bytes\\)' ignored$",
+        kUciBest},
        {}},
-      {"mate limit", "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo mate 1\n",
-       {"score mate 1 ", "^bestmove d1d8$"}, {}},
-      {"searchmoves restricts the root", "position startpos\ngo depth 3 searchmoves a2a3 h2h3\n",
-       {"^bestmove (a2a3|h2h3)"}, {}},
+      {"mate limit",
+       "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo mate 1\n",
+       {"score mate 1 ", "^bestmove d1d8$"},
+       {}},
+      {"searchmoves restricts the root",
+       "position startpos\ngo depth 3 searchmoves a2a3 h2h3\n",
+       {"^bestmove (a2a3|h2h3)"},
+       {}},
       {"checkmated side answers 0000",
        "position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\ngo depth 3\n",
-       {"^bestmove 0000$"}, {}},
+       {"^bestmove 0000$"},
+       {}},
       {"setoption: names with spaces, bad values ignored",
        "setoption name Move Overhead value 10\nsetoption name Hash value 0\n"
        "setoption name MultiPV value 2\nposition startpos\ngo depth 3\n",
        {"^info depth 3 seldepth \\d+ multipv 2 ", kUciBest},
        {}},
       {"ucinewgame, debug and register are accepted",
-       "ucinewgame\ndebug on\nregister later\nisready\n", {"^readyok$"}, {}},
-      {"unknown and empty lines are ignored", "xyzzy\n\n   \nisready\n", {"^readyok$"}, {}},
-      {"quit during a search answers once", "position startpos\ngo infinite\nquit\n", {kUciBest},
+       "ucinewgame\ndebug on\nregister later\nisready\n",
+       {"^readyok$"},
        {}},
-      {"a second go while searching answers both", "position startpos\ngo infinite\ngo depth 2\n",
-       {kUciBest, kUciBest}, {}},
+      {"unknown and empty lines are ignored", "xyzzy\n\n   \nisready\n", {"^readyok$"}, {}},
+      {"quit during a search answers once",
+       "position startpos\ngo infinite\nquit\n",
+       {kUciBest},
+       {}},
+      {"a second go while searching answers both",
+       "position startpos\ngo infinite\ngo depth 2\n",
+       {kUciBest, kUciBest},
+       {}},
   };
   return list;
 }
@@ -128,7 +156,8 @@ TEST(UciCompliance, EveryCaseTranscript) {
     EXPECT_TRUE(compliance::transcript_matches(c, out));
     // One answer per request, whatever the case.
     EXPECT_EQ(compliance::count_matching(out, "^bestmove "), uci_requests(c.input, "go")) << c.name;
-    EXPECT_EQ(compliance::count_matching(out, "^readyok$"), uci_requests(c.input, "isready")) << c.name;
+    EXPECT_EQ(compliance::count_matching(out, "^readyok$"), uci_requests(c.input, "isready"))
+        << c.name;
   }
 }
 

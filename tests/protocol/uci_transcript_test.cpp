@@ -2,13 +2,12 @@
 // log line (stderr) and the session keeps answering.
 #include <gtest/gtest.h>
 
-#include <regex.h>
-
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "games/chess/notation.hpp"
+#include "protocol/compliance.hpp"
 #include "protocol/uci/uci.hpp"
 
 namespace kibitz::uci {
@@ -19,42 +18,11 @@ std::vector<std::string> transcript(const std::string& input) {
   std::ostringstream out;
   Session session(in, out);
   session.run();
-  std::vector<std::string> lines;
-  std::istringstream read(out.str());
-  for (std::string line; std::getline(read, line);) lines.push_back(line);
-  return lines;
+  return compliance::lines_of(out.str());
 }
 
-// POSIX extended regular expressions (std::regex trips a GCC 12 false warning under the
-// sanitizers); `\\d` is accepted as a shorthand for [0-9].
-class Pattern {
- public:
-  explicit Pattern(std::string pattern) {
-    for (std::size_t i; (i = pattern.find("\\d")) != std::string::npos;)
-      pattern.replace(i, 2, "[0-9]");
-    ok_ = regcomp(&re_, pattern.c_str(), REG_EXTENDED | REG_NOSUB) == 0;
-    EXPECT_TRUE(ok_) << pattern;
-  }
-  ~Pattern() {
-    if (ok_) regfree(&re_);
-  }
-  Pattern(const Pattern&) = delete;
-  Pattern& operator=(const Pattern&) = delete;
-  bool matches(const std::string& s) const {
-    return ok_ && regexec(&re_, s.c_str(), 0, nullptr, 0) == 0;
-  }
-
- private:
-  regex_t re_{};
-  bool ok_ = false;
-};
-
-int count_matching(const std::vector<std::string>& lines, const std::string& pattern) {
-  const Pattern re(pattern);
-  int n = 0;
-  for (const auto& l : lines) n += re.matches(l);
-  return n;
-}
+using compliance::count_matching;
+using Pattern = compliance::Regex;
 
 std::string last_matching(const std::vector<std::string>& lines, const std::string& pattern) {
   const Pattern re(pattern);

@@ -228,7 +228,7 @@ void Session::finish_swap2() {
   wait();
   thinking_.store(true);
   const std::int64_t budget = move_budget_ms();
-  thinker_ = std::thread([this, budget, stones, pos = *pos] {
+  thinker_ = std::thread([this, budget, pos = *pos] {
     const engine::Swap2Answer a = engine::swap2_decide(engine_, pos, budget);
     if (options_.messages) send(fmt::format("MESSAGE swap2: {}", a.reason));
     if (a.swap) {

@@ -6,8 +6,9 @@
 //
 // Supported: START, RECTSTART (square boards), RESTART, BEGIN, TURN, BOARD ... DONE, INFO
 // (timeout_turn, timeout_match, time_left, max_memory, game_type, rule, folder), END, ABOUT,
-// TAKEBACK, and SWAP2BOARD (the swap2 opening rule's questions, Gomocup 2020 extension). Rule bits: 1 exact five, 4 renju; Kibitz's extension 16 (or `INFO capture 1`)
-// selects the capture variant (Ninuki).
+// TAKEBACK, and SWAP2BOARD (the swap2 opening rule's questions, Gomocup 2020 extension). Rule bits:
+// 1 exact five, 4 renju; Kibitz's extension 16 (or `INFO capture 1`) selects the capture variant
+// (Ninuki).
 #include <atomic>
 #include <iosfwd>
 #include <mutex>

@@ -360,7 +360,8 @@ void Session::prepare_spec(AnalyzeSpec& spec, bool kata, const go::Position& pos
   spec.kata = kata;
   spec.interval_ms = std::min<std::int64_t>(spec.interval_cs, 1 << 20) * 10;
   if (kata && spec.ownership)
-    spec.owner = engine::estimate_ownership(pos, kOwnershipPlayouts, options_.engine.seed).owner;
+    spec.owner =
+        engine::estimate_ownership(pos, options_.ownership_playouts, options_.engine.seed).owner;
 }
 
 Session::Reply Session::analyze(const std::vector<std::string_view>& args, const std::string& id,
@@ -411,8 +412,10 @@ Session::Reply Session::genmove_analyze(const std::vector<std::string_view>& arg
   log_decision(spec.colour, d);
   go::Move played = d.move;
   if (!d.move.is_resign() && !pos.is_terminal()) {
-    if (Reply r = play(spec.colour, d.move); !r.ok) played = go::Move::pass();
-    else engine_.play(d.move);
+    if (Reply r = play(spec.colour, d.move); !r.ok)
+      played = go::Move::pass();
+    else
+      engine_.play(d.move);
   }
   send(fmt::format("play {}\n\n",
                    played.is_resign() ? "resign" : go::to_vertex(played, position_.size())));

@@ -34,7 +34,8 @@ struct SessionOptions {
   std::int64_t movetime_ms = 0;  // per genmove (0: none); both 0: the GTP clock, else 1 s
   int size = 19;
   double komi = 7.5;
-  bool allow_files = true;  // loadsgf (off for the fuzzer, which must not open files)
+  bool allow_files = true;       // loadsgf (off for the fuzzer, which must not open files)
+  int ownership_playouts = 256;  // kata-analyze's ownership estimate (engine::estimate_ownership)
   // The deep search with its position database (kibitz gtp --config): genmove consults it,
   // and the session's end prints its statistics block on stderr.
   std::shared_ptr<engine::GoDeep> deep;
@@ -71,11 +72,11 @@ class Session {
     go::Color colour = go::kBlack;
     std::int64_t interval_cs = 100;
     std::int64_t interval_ms = 1000;
-    bool kata = false;       // KataGo's format (winrate 0..1, utility), else Leela Zero's
-    bool ownership = false;  // kata: ownership asked for
+    bool kata = false;          // KataGo's format (winrate 0..1, utility), else Leela Zero's
+    bool ownership = false;     // kata: ownership asked for
     std::vector<double> owner;  // its estimate, computed once when asked
   };
-  static constexpr int kOwnershipPlayouts = 256;
+
   void send(std::string_view text);
   Reply dispatch(const std::string& cmd, const std::vector<std::string_view>& args,
                  const std::string& id, bool& quit);
@@ -93,8 +94,7 @@ class Session {
   Reply analyze(const std::vector<std::string_view>& args, const std::string& id, bool kata);
   Reply genmove_analyze(const std::vector<std::string_view>& args, const std::string& id,
                         bool kata);
-  std::string info_line(const engine::GoEngine::Result& r, int size,
-                        const AnalyzeSpec& spec) const;
+  std::string info_line(const engine::GoEngine::Result& r, int size, const AnalyzeSpec& spec) const;
 
   std::istream& in_;
   std::ostream& out_;

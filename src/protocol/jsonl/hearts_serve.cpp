@@ -106,7 +106,7 @@ Result<Reply> ServeSession::Impl::dispatch(const std::string& cmd, const json& j
   if (cmd != "pass" && cmd != "receive" && cmd != "play" && cmd != "best" && cmd != "query" &&
       cmd != "state")
     return fail("unknown command '{}' (expected new_deal, pass, receive, play, best, state, quit)",
-                cmd);
+                excerpt(cmd));
   if (!obs) return fail("no hand dealt (send new_deal first)");
   if (cmd == "pass") return pass(j);
   if (cmd == "receive") return receive(j);

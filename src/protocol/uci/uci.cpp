@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <limits>
 #include <istream>
+#include <limits>
 #include <ostream>
 #include <thread>
 #include <vector>
@@ -54,7 +54,7 @@ bool parse_go_number(std::string_view text, std::int64_t& out) {
 
 bool is_go_keyword(std::string_view w) {
   static constexpr std::string_view kKeywords[] = {
-      "searchmoves", "ponder", "wtime", "btime",    "winc",     "binc",  "movestogo",
+      "searchmoves", "ponder", "wtime", "btime",    "winc",     "binc", "movestogo",
       "depth",       "nodes",  "mate",  "movetime", "infinite", "perft"};
   return std::find(std::begin(kKeywords), std::end(kKeywords), w) != std::end(kKeywords);
 }
@@ -370,9 +370,8 @@ void Session::cmd_go(std::string_view args) {
   }
   // Without a clock, a move time, a depth, a node or a mate limit the search runs until
   // `stop`, as if infinite (the end of piped input stops it).
-  const bool limitless = params.time_left < 0 && params.movetime <= 0 &&
-                         params.limits.depth <= 0 && params.limits.nodes == 0 &&
-                         params.limits.mate <= 0;
+  const bool limitless = params.time_left < 0 && params.movetime <= 0 && params.limits.depth <= 0 &&
+                         params.limits.nodes == 0 && params.limits.mate <= 0;
   infinite_ = params.infinite || limitless;
   pondering_ = params.ponder;
   engine_.go(
