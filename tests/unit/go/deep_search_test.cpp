@@ -435,6 +435,9 @@ TEST(GoDeepConfigFile, BadFilesAreNamed) {
   EXPECT_NE(err("deep:\n  x: 1\n").find("unknown section 'deep'"), std::string::npos);
   EXPECT_NE(err("rag_query:\n  uncertainty_threshold: 1.5\n").find("0 to 1"), std::string::npos);
   EXPECT_NE(err("deep_mcts:\n  max_visits: lots\n").find("max_visits"), std::string::npos);
+  // Issue 22: a negative count in an unsigned field is named as it was written (it read as
+  // 2^64 - 5 and was printed as 1.8446744073709552e+19).
+  EXPECT_EQ(err("standard:\n  visits: -5\n"), "t.yaml: standard.visits must be 0 or more (is -5)");
   EXPECT_NE(err("presets:\n  fast:\n    recursion:\n      depth: 3\n")
                 .find("unknown key 'presets.fast.recursion.depth'"),
             std::string::npos);
