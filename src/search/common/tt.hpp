@@ -40,7 +40,7 @@ class TranspositionTable {
   explicit TranspositionTable(std::size_t megabytes = 16) { resize(megabytes); }
 
   // Reallocates to the largest power-of-two cluster count that fits in `megabytes` (>= 1)
-  // and clears it. Not safe while a search runs.
+  // and clears it; the size it already has changes nothing. Not safe while a search runs.
   void resize(std::size_t megabytes);
   void clear();
   std::size_t megabytes() const { return megabytes_; }

@@ -141,5 +141,20 @@ TEST(AlphaBetaGeneric, MultiPvLinesAreDistinctAndOrdered) {
   }
 }
 
+TEST(TranspositionTable, ResizingToItsOwnSizeKeepsTheEntries) {
+  // Gomocup sends max_memory every game: the same size must not reallocate (issue 22: the
+  // 64 MB reallocation was charged to the first move of a suspended engine).
+  search::TranspositionTable tt(2);
+  tt.store(0x1234'5678'9abcULL, std::uint16_t{7}, 50, 10, 5, search::Bound::kExact);
+  search::TTData d;
+  ASSERT_TRUE(tt.probe(0x1234'5678'9abcULL, d));
+  tt.resize(2);
+  EXPECT_TRUE(tt.probe(0x1234'5678'9abcULL, d));
+  EXPECT_EQ(d.score, 50);
+  tt.resize(1);  // another size: a new, empty table
+  EXPECT_EQ(tt.megabytes(), 1u);
+  EXPECT_FALSE(tt.probe(0x1234'5678'9abcULL, d));
+}
+
 }  // namespace
 }  // namespace kibitz::testing
