@@ -5,12 +5,11 @@
 
 namespace kibitz::cli {
 
-std::optional<std::string> rm_options_error(int movetime, double strength, int iterations) {
+std::optional<std::string> rm_options_error(int movetime, double strength) {
   if (movetime < 1 || movetime > 3600000)
     return fmt::format("--movetime {}: from 1 to 3600000 ms", movetime);
   if (!(strength > 0 && strength <= 16))
     return fmt::format("--strength {}: above 0, at most 16", strength);
-  if (iterations < 0) return fmt::format("--iterations {}: 0 or more", iterations);
   return std::nullopt;
 }
 

@@ -21,7 +21,8 @@ SubRunners add_diplomacy_play(CLI::App& diplomacy);
 // search (src/cli/diplomacy_search.cpp).
 SubRunners add_diplomacy_search(CLI::App& diplomacy);
 
-// The RM+ options `play` and `search` share: the error message for a value out of range.
-std::optional<std::string> rm_options_error(int movetime, double strength, int iterations);
+// The RM+ options `play` and `search` share: the error message for a value out of range
+// (--iterations needs none: main.cpp refuses negative numeric options).
+std::optional<std::string> rm_options_error(int movetime, double strength);
 
 }  // namespace kibitz::cli

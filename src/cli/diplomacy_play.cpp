@@ -155,7 +155,7 @@ int run_play(const PlayArgs& a) {
   if (a.max_year < map.start_year() || a.max_year > 9999)
     return report_error(fmt::format("--max-year {}: from {} to 9999", a.max_year, map.start_year()),
                         2);
-  if (auto e = rm_options_error(a.movetime, a.strength, a.iterations)) return report_error(*e, 2);
+  if (auto e = rm_options_error(a.movetime, a.strength)) return report_error(*e, 2);
   if (a.games < 1 || a.games > 10000000)
     return report_error(fmt::format("--games {}: from 1 to 10000000", a.games), 2);
   std::ofstream json_out;

@@ -55,7 +55,7 @@ int run(const SearchArgs& a) {
   if (s->phase.type != dip::PhaseType::kMovement)
     return report_error(fmt::format("{}: the search plays movement phases, not the {}", a.state,
                                     dip::phase_name(s->phase)));
-  if (auto e = rm_options_error(a.movetime, a.strength, a.iterations)) return report_error(*e, 2);
+  if (auto e = rm_options_error(a.movetime, a.strength)) return report_error(*e, 2);
   if (dip::count_units(map, *s, *power) == 0) {
     fmt::print("{} has no units: no orders\n", map.power_name(*power));
     return 0;

@@ -156,10 +156,8 @@ int run_stats(const DbArgs& a) {
 }
 
 int run_prune(const DbArgs& a) {
-  if (a.max_contexts < 0)
-    return report_error(
-        fmt::format("--max-contexts {}: must be 0 (no limit) or more", a.max_contexts), 2);
-  if (!std::isfinite(a.older_than_days) || a.older_than_days < 0)
+  // Negative values never get here (main.cpp refuses them for every numeric option).
+  if (!std::isfinite(a.older_than_days))
     return report_error(
         fmt::format("--older-than-days {}: must be 0 (none) or more", a.older_than_days), 2);
   auto st = open_existing(a.db, false);

@@ -34,7 +34,6 @@ int run_gtp(const GtpArgs& a) {
   if (a.size < go::kMinSize || a.size > go::kMaxSize)
     return report_error(fmt::format("--size {}: {} to {}", a.size, go::kMinSize, go::kMaxSize), 2);
   if (a.threads < 1 || a.threads > 256) return report_error("--threads: 1 to 256", 2);
-  if (a.movetime < 0) return report_error("--movetime: not negative", 2);
   gtp::SessionOptions o;
   if (!a.config.empty() || !a.db.empty()) {
     auto cfg = deep_config_from(a.config, a.preset, a.db);

@@ -62,11 +62,10 @@ Result<Loaded> load(const SearchArgs& a) {
     l.search = *s;
     l.rules = *r;
   }
-  if (a.worlds < 0 || a.worlds > 100000) return fail("--worlds {}: 1 to 100000", a.worlds);
+  if (a.worlds > 100000) return fail("--worlds {}: 1 to 100000", a.worlds);
   if (a.worlds > 0) l.search.worlds = a.worlds;
   if (a.depth > 8) return fail("--depth {}: 0 to 8", a.depth);
   if (a.depth >= 0) l.search.depth = a.depth;
-  if (a.budget_ms < 0) return fail("--budget-ms {}: must be positive", a.budget_ms);
   if (a.budget_ms > 0) l.search.time_budget_ms = l.search.analysis_budget_ms = a.budget_ms;
   if (a.analysis) l.search.analysis = true;
   if (a.seed != 0) l.search.seed = a.seed;

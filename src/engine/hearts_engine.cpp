@@ -387,46 +387,37 @@ Decision SearchPlayer::choose_play(const Observation& o) {
     const auto sampled = quick_search.evaluate(quick_worlds, move_span, me, qo, quick);
 
     const auto r = impl_->solver.evaluate(worlds, weights, move_span, me, budget);
-    if (r.worlds_done == 0 && sampled.worlds_done > 0) {
-      score_moves(sampled.moves, std::vector<bool>{});
-      d.strategy = "search-lite";
-      d.worlds = sampled.worlds_done;
-      d.nodes = sampled.nodes + r.nodes;
-      d.budget_exceeded = true;
-      d.moves.front().note = fmt::format(
-          "exact endgame solved none of {} worlds in time: the answer of {} sampled worlds",
-          worlds.size(), sampled.worlds_done);
-      finish(d);
-      if (sink_)
-        sink_(nlohmann::json{{"event", "EndgameLog"},
-                             {"cards_left", cards_left},
-                             {"strategy", "sampled-fallback"},
-                             {"worlds", sampled.worlds_done},
-                             {"nodes_expanded", d.nodes},
-                             {"result", "best"},
-                             {"move", to_string(d.card)},
-                             {"expected_points", d.moves.front().expected_points},
-                             {"duration_ms", d.duration_ms}}
-                  .dump());
-      return d;
-    }
-    if (r.worlds_done > 0) {
-      score_moves(r.moves, r.forced);
+    if (r.worlds_done > 0 || sampled.worlds_done > 0) {
+      const char* log_strategy = nullptr;
+      if (r.worlds_done > 0) {
+        score_moves(r.moves, r.forced);
+        d.strategy = "endgame";
+        d.worlds = r.worlds_done;
+        d.nodes = r.nodes;
+        d.budget_exceeded = r.budget_exceeded;
+        if (r.budget_exceeded)
+          d.moves.front().note =
+              fmt::format("budget exceeded after {} of {} worlds", r.worlds_done, worlds.size());
+        log_strategy = all ? "enumerated" : "sampled";
+      } else {
+        score_moves(sampled.moves, std::vector<bool>{});
+        d.strategy = "search-lite";
+        d.worlds = sampled.worlds_done;
+        d.nodes = sampled.nodes + r.nodes;
+        d.budget_exceeded = true;
+        d.moves.front().note = fmt::format(
+            "exact endgame solved none of {} worlds in time: the answer of {} sampled worlds",
+            worlds.size(), sampled.worlds_done);
+        log_strategy = "sampled-fallback";
+      }
       const bool forced = d.moves.front().forced;
-      d.strategy = "endgame";
-      d.worlds = r.worlds_done;
-      d.nodes = r.nodes;
-      d.budget_exceeded = r.budget_exceeded;
-      if (r.budget_exceeded)
-        d.moves.front().note =
-            fmt::format("budget exceeded after {} of {} worlds", r.worlds_done, worlds.size());
       finish(d);
       if (sink_)
         sink_(nlohmann::json{{"event", "EndgameLog"},
                              {"cards_left", cards_left},
-                             {"strategy", all ? "enumerated" : "sampled"},
-                             {"worlds", r.worlds_done},
-                             {"nodes_expanded", r.nodes},
+                             {"strategy", log_strategy},
+                             {"worlds", d.worlds},
+                             {"nodes_expanded", d.nodes},
                              {"result", forced ? "forced" : "best"},
                              {"move", to_string(d.card)},
                              {"expected_points", d.moves.front().expected_points},

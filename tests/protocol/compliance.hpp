@@ -10,6 +10,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kibitz::compliance {
@@ -50,6 +51,17 @@ inline std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream read(text);
   for (std::string line; std::getline(read, line);) lines.push_back(line);
   return lines;
+}
+
+// A whole session of `Session` (constructed from an input stream, an output stream and any
+// `options`) run over `input`: the lines it wrote.
+template <class Session, class... Options>
+std::vector<std::string> run_session(const std::string& input, Options&&... options) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  Session session(in, out, std::forward<Options>(options)...);
+  session.run();
+  return lines_of(out.str());
 }
 
 inline int count_matching(const std::vector<std::string>& lines, const std::string& pattern) {

@@ -3,7 +3,6 @@
 // wrong, and the session goes on.
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 
 #include "protocol/compliance.hpp"
@@ -15,13 +14,9 @@ namespace {
 using compliance::Case;
 
 std::vector<std::string> hearts_output(const std::string& input) {
-  std::istringstream in(input);
-  std::ostringstream out;
   ServeOptions o;
   o.bot = "rule";
-  ServeSession session(in, out, o);
-  session.run();
-  return compliance::lines_of(out.str());
+  return compliance::run_session<ServeSession>(input, o);
 }
 
 int hearts_requests(const std::string& input) {

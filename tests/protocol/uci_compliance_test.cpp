@@ -3,7 +3,6 @@
 // by one readyok, whatever the values (the regressions of issue 22 are marked "repro").
 #include <gtest/gtest.h>
 
-#include <sstream>
 #include <string>
 
 #include "protocol/compliance.hpp"
@@ -13,14 +12,6 @@ namespace kibitz::uci {
 namespace {
 
 using compliance::Case;
-
-std::vector<std::string> run_uci(const std::string& input) {
-  std::istringstream in(input);
-  std::ostringstream out;
-  Session session(in, out);
-  session.run();
-  return compliance::lines_of(out.str());
-}
 
 int uci_requests(const std::string& input, const std::string& command) {
   int n = 0;
@@ -152,7 +143,7 @@ const std::vector<Case>& uci_cases() {
 TEST(UciCompliance, EveryCaseTranscript) {
   for (const Case& c : uci_cases()) {
     SCOPED_TRACE(c.name);
-    const auto out = run_uci(c.input);
+    const auto out = compliance::run_session<Session>(c.input);
     EXPECT_TRUE(compliance::transcript_matches(c, out));
     // One answer per request, whatever the case.
     EXPECT_EQ(compliance::count_matching(out, "^bestmove "), uci_requests(c.input, "go")) << c.name;

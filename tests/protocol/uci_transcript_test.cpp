@@ -14,11 +14,7 @@ namespace kibitz::uci {
 namespace {
 
 std::vector<std::string> transcript(const std::string& input) {
-  std::istringstream in(input);
-  std::ostringstream out;
-  Session session(in, out);
-  session.run();
-  return compliance::lines_of(out.str());
+  return compliance::run_session<Session>(input);
 }
 
 using compliance::count_matching;

@@ -208,14 +208,22 @@ void Session::log_decision(go::Color c, const engine::GoDecision& d) const {
       r.root_visits, d.playouts, 100.0 * d.value, r.uncertainty, r.time_ms, pv);
 }
 
-Session::Reply Session::genmove(go::Color c, bool cleanup) {
+go::Position Session::genmove_position(go::Color c) const {
   go::Position pos = position_;
   // After two passes genmove plays on too (the controller asks for more moves: cleanup).
   pos.resume_after_passes();
   if (!pos.is_terminal() && pos.to_move() != c) pos.set_to_move(c);
+  return pos;
+}
+
+Session::Reply Session::genmove(go::Color c, bool cleanup,
+                                const engine::GoEngine::InfoCallback* info,
+                                std::int64_t interval_ms) {
+  const go::Position pos = genmove_position(c);
   const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
   engine_.set_clock(clock_);
-  const auto d = engine_.genmove(pos, limits, !cleanup);
+  const auto d = engine_.genmove(pos, limits, !cleanup, info, interval_ms);
+  if (info) (*info)(d.result);  // the statistics the move was chosen from, last
   log_decision(c, d);
   if (d.move.is_resign()) return {true, "resign"};
   // A game ended otherwise (the move cap) takes no more moves: the answer is a pass.
@@ -395,9 +403,7 @@ Session::Reply Session::genmove_analyze(const std::vector<std::string_view>& arg
   bool ok = true;
   AnalyzeSpec spec = analyze_spec(args, true, ok);
   if (!ok) return {false, "syntax error"};
-  go::Position pos = position_;
-  pos.resume_after_passes();
-  if (!pos.is_terminal() && pos.to_move() != spec.colour) pos.set_to_move(spec.colour);
+  const go::Position pos = genmove_position(spec.colour);
   prepare_spec(spec, kata, pos);
   send(fmt::format("={}\n", id));
   const int size = pos.size();
@@ -405,20 +411,8 @@ Session::Reply Session::genmove_analyze(const std::vector<std::string_view>& arg
     const std::string line = info_line(r, size, spec);
     if (!line.empty()) send(line + "\n");
   };
-  const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
-  engine_.set_clock(clock_);
-  const auto d = engine_.genmove(pos, limits, true, &info, spec.interval_ms);
-  info(d.result);  // the statistics the move was chosen from, last
-  log_decision(spec.colour, d);
-  go::Move played = d.move;
-  if (!d.move.is_resign() && !pos.is_terminal()) {
-    if (Reply r = play(spec.colour, d.move); !r.ok)
-      played = go::Move::pass();
-    else
-      engine_.play(d.move);
-  }
-  send(fmt::format("play {}\n\n",
-                   played.is_resign() ? "resign" : go::to_vertex(played, position_.size())));
+  const Reply r = genmove(spec.colour, false, &info, spec.interval_ms);
+  send(fmt::format("play {}\n\n", r.ok ? r.text : "pass"));
   return {.ok = true, .text = {}, .sent = true};
 }
 

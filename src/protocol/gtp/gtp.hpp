@@ -84,7 +84,11 @@ class Session {
   void rebuild();  // position_ from base_ and history_
   Reply play(go::Color c, go::Move m);
   void log_decision(go::Color c, const engine::GoDecision& d) const;
-  Reply genmove(go::Color c, bool cleanup);
+  go::Position genmove_position(go::Color c) const;  // what genmove searches for `c`
+  // genmove, and its analysis forms when `info` is given (called every interval and once
+  // with the final statistics).
+  Reply genmove(go::Color c, bool cleanup, const engine::GoEngine::InfoCallback* info = nullptr,
+                std::int64_t interval_ms = 0);
   Reply handicap(int stones, bool free_placement);
   Reply set_free_handicap(const std::vector<std::string_view>& args);
   Reply loadsgf(const std::vector<std::string_view>& args);
