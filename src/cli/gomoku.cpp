@@ -1,6 +1,7 @@
 // kibitz gomocup (also run as `pbrain-kibitz`): the Gomocup protocol on stdin/stdout.
 // kibitz gomoku play: a person against the engine in the terminal.
 // kibitz gomoku puzzles: the threat search on a puzzle file (JSON lines), solve times.
+// kibitz gomoku tune: fit the evaluation weights to game records (SGF, from kibitz match).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +15,9 @@
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
 #include "engine/gomoku_engine.hpp"
+#include "games/go/sgf.hpp"
+#include "games/gomoku/eval_weights.hpp"
+#include "games/gomoku/tune.hpp"
 #include "protocol/gomocup/gomocup.hpp"
 
 namespace kibitz::cli {
@@ -26,7 +30,19 @@ struct EngineArgs {
   bool no_threats = false;
   bool no_vct = false;
   std::vector<std::string> disable;
+  std::string eval;  // a weights file (replaces the compiled-in weights)
 };
+
+// --eval FILE: its weights for the rule it names, or for every rule when it names "any".
+Result<void> apply_eval_file(const std::string& path) {
+  if (path.empty()) return {};
+  auto w = gomoku::load_eval_weights(path);
+  if (!w) return tl::unexpected(w.error());
+  for (const auto r : {gomoku::Rule::kFreestyle, gomoku::Rule::kExactFive, gomoku::Rule::kRenju,
+                       gomoku::Rule::kCapture})
+    if (w->rule == "any" || w->rule == gomoku::rule_name(r)) gomoku::set_eval_weights(r, *w);
+  return {};
+}
 
 void add_engine_options(CLI::App* cmd, EngineArgs& a) {
   cmd->add_option("--movetime", a.movetime, "milliseconds per move (default 450)");
@@ -35,6 +51,9 @@ void add_engine_options(CLI::App* cmd, EngineArgs& a) {
                 "plain alpha-beta: no VCF / VCT / threat defence stages");
   cmd->add_flag("--no-vct", a.no_vct, "skip the VCT stage (and VCT defence)");
   cmd->add_option("--disable", a.disable, "switch off an alpha-beta technique (repeatable)");
+  cmd->add_option("--eval", a.eval,
+                  "evaluation weights file (JSON, as data/gomoku/eval-*.json) instead of the "
+                  "compiled-in ones");
 }
 
 Result<engine::GomokuOptions> engine_options(const EngineArgs& a) {
@@ -43,6 +62,8 @@ Result<engine::GomokuOptions> engine_options(const EngineArgs& a) {
   o.vct = !a.no_vct;
   for (const auto& name : a.disable)
     if (!o.search.set(name, false)) return fail("--disable: unknown technique '{}'", name);
+  if (auto applied = apply_eval_file(a.eval); !applied)
+    return fail("--eval: {}", applied.error().message);
   return o;
 }
 
@@ -192,6 +213,125 @@ int run_puzzles(const PuzzleArgs& a) {
   return 0;
 }
 
+struct TuneArgs {
+  std::vector<std::string> files;
+  std::string rule = "freestyle";
+  std::string from;
+  std::string out;
+  int skip_plies = 6;
+  gomoku::GomokuTuneOptions tune;
+  double k = 0;
+};
+
+// One game record's quiet positions (after the first skip_plies) with the result for the side
+// to move. A record of another size or rule, or without a decided or drawn result, adds
+// nothing; a malformed one is an error naming it.
+Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rule, int skip_plies,
+                                       std::vector<gomoku::TuneSample>& out) {
+  const auto line = tree.main_line();
+  const go::SgfNode& root = tree.nodes[static_cast<std::size_t>(line.front())];
+  const auto prop = [&](std::string_view id) -> std::string {
+    const go::SgfProperty* p = root.find(id);
+    return p && !p->values.empty() ? p->values.front() : std::string{};
+  };
+  if (prop("GM") != "4") return 0;
+  int size = 15;
+  if (const auto sz = prop("SZ"); !sz.empty()) size = std::atoi(sz.c_str());
+  if (size < 15 || size > gomoku::kMaxSize) return fail("board size {}", prop("SZ"));
+  const auto ru = prop("RU");
+  if (!ru.empty() && ru != gomoku::rule_name(rule)) return 0;
+  const std::string re = prop("RE");
+  double black;  // black's result
+  if (re.starts_with("B+"))
+    black = 1;
+  else if (re.starts_with("W+"))
+    black = 0;
+  else if (re == "0" || re == "Draw" || re == "1/2-1/2")
+    black = 0.5;
+  else
+    return 0;
+  gomoku::Position pos({.size = size, .rule = rule});
+  std::size_t added = 0;
+  int ply = 0;
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    const go::SgfNode& node = tree.nodes[static_cast<std::size_t>(line[i])];
+    for (const char* colour : {"B", "W"}) {
+      const go::SgfProperty* p = node.find(colour);
+      if (!p || p->values.empty()) continue;
+      const std::string& v = p->values.front();
+      if (v.size() != 2) return fail("move {}: '{}[{}]' is not a point", ply + 1, colour, v);
+      const int x = v[0] - 'a', y = v[1] - 'a';
+      if (x < 0 || y < 0 || x >= size || y >= size)
+        return fail("move {}: '{}[{}]' is off the board", ply + 1, colour, v);
+      const gomoku::Move m{static_cast<std::uint16_t>(gomoku::square_of(x, y))};
+      if (pos.is_terminal() || !pos.is_legal(m) ||
+          (pos.side_to_move() == gomoku::kBlack) != (colour[0] == 'B'))
+        return fail("move {}: '{}[{}]' is not legal here", ply + 1, colour, v);
+      pos.apply(m);
+      ++ply;
+      if (ply >= skip_plies && !pos.is_terminal() && pos.quiet_position()) {
+        const double r = pos.side_to_move() == gomoku::kBlack ? black : 1 - black;
+        out.push_back({gomoku::eval_features(pos), static_cast<float>(r)});
+        ++added;
+      }
+    }
+  }
+  return added;
+}
+
+int run_tune(const TuneArgs& a) {
+  const auto rule = gomoku::parse_rule(a.rule);
+  if (!rule) return report_error(fmt::format("--rule: {}", rule.error().message), 2);
+  if (*rule == gomoku::Rule::kCapture)
+    return report_error("--rule capture: the capture variant's terms are not tuned", 2);
+  gomoku::EvalWeights start = gomoku::builtin_eval_weights(*rule);
+  if (!a.from.empty()) {
+    auto w = gomoku::load_eval_weights(a.from);
+    if (!w) return report_error(fmt::format("--from: {}", w.error().message), 2);
+    start = *w;
+  }
+  std::vector<gomoku::TuneSample> data;
+  std::size_t games = 0;
+  for (const auto& path : a.files) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return report_error(fmt::format("cannot read '{}'", path), 2);
+    const std::string text{std::istreambuf_iterator<char>(f), {}};
+    auto trees = go::parse_sgf(text);
+    if (!trees) return report_error(fmt::format("{}: {}", path, trees.error().message), 2);
+    for (std::size_t g = 0; g < trees->size(); ++g) {
+      auto n = add_record_samples((*trees)[g], *rule, a.skip_plies, data);
+      if (!n)
+        return report_error(fmt::format("{}: game {}: {}", path, g + 1, n.error().message), 2);
+      if (*n > 0) ++games;
+    }
+  }
+  if (data.empty()) return report_error("no quiet positions with a result in the records", 2);
+  fmt::print(stderr, "{} positions from {} games\n", data.size(), games);
+  gomoku::GomokuTuneOptions opts = a.tune;
+  if (a.k > 0) opts.k = a.k;
+  const auto r = gomoku::tune(data, start, opts, [](int epoch, double e) {
+    fmt::print(stderr, "epoch {:>5} error {:.6f}\n", epoch, e);
+  });
+  gomoku::EvalWeights w = r.weights;
+  w.rule = gomoku::rule_name(*rule);
+  w.made_by = fmt::format(
+      "kibitz gomoku tune: Texel fit (K {:.4f}, {} epochs) on {} quiet positions from {} games "
+      "({}), squared error {:.6f} -> {:.6f}",
+      r.k, opts.epochs, data.size(), games, fmt::join(a.files, ", "), r.initial_error,
+      r.final_error);
+  const std::string text = gomoku::format_eval_weights(w);
+  if (!a.out.empty()) {
+    std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
+    if (!(f << text) || !f.flush()) return report_error(fmt::format("cannot write '{}'", a.out), 1);
+    fmt::print("wrote {}\n", a.out);
+  } else {
+    fmt::print("{}", text);
+  }
+  fmt::print(stderr, "positions {} K {:.4f} error {:.6f} -> {:.6f}\n", data.size(), r.k,
+             r.initial_error, r.final_error);
+  return 0;
+}
+
 }  // namespace
 
 Runner add_gomocup(CLI::App& root) {
@@ -207,7 +347,7 @@ Runner add_gomocup(CLI::App& root) {
 }
 
 Runner add_gomoku(CLI::App& root) {
-  auto* cmd = root.add_subcommand("gomoku", "Gomoku: play against the engine, solve puzzles");
+  auto* cmd = root.add_subcommand("gomoku", "Gomoku: play against the engine, solve puzzles, tune");
   cmd->require_subcommand(1);
   auto play = std::make_shared<PlayArgs>();
   auto* p = cmd->add_subcommand("play", "play against the engine in the terminal");
@@ -226,8 +366,32 @@ Runner add_gomoku(CLI::App& root) {
   z->add_option("--movetime", puzzles->movetime, "ms per puzzle")->capture_default_str();
   z->add_option("--limit", puzzles->limit, "first N puzzles only");
   z->add_flag("--verbose,-v", puzzles->verbose, "a line per puzzle");
-  return [cmd, p, z, play, puzzles] {
+  auto tune = std::make_shared<TuneArgs>();
+  auto* t = cmd->add_subcommand(
+      "tune", "fit the evaluation weights to game records (Texel tuning; SGF from kibitz match)");
+  t->add_option("records", tune->files, "SGF files of gomoku games (GM[4])")->required();
+  t->add_option("--rule", tune->rule, "freestyle, exact5, renju: the games used and the weights")
+      ->capture_default_str();
+  t->add_option("--from", tune->from, "starting weights file (default: the compiled-in ones)");
+  t->add_option("--out", tune->out, "write the weights file here (default: standard output)");
+  t->add_option("--skip-plies", tune->skip_plies, "opening plies not sampled")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 400));
+  t->add_option("--epochs", tune->tune.epochs, "Adam epochs")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  t->add_option("--rate", tune->tune.learning_rate, "Adam step, evaluation units per epoch")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 1000.0));
+  t->add_option("--k", tune->k, "sigmoid scale (default: fitted to the starting weights)")
+      ->check(CLI::Range(1e-6, 1000.0));
+  t->footer(
+      "Example:\n  kibitz match --game gomoku --engine bot=pipeline --engine bot=pipeline "
+      "--movetime 40 --games 600 --records selfplay.sgf\n  kibitz gomoku tune selfplay.sgf "
+      "--out data/gomoku/eval-freestyle.json");
+  return [cmd, p, z, t, play, puzzles, tune] {
     if (cmd->got_subcommand(p)) return run_play(*play);
+    if (cmd->got_subcommand(t)) return run_tune(*tune);
     return run_puzzles(*puzzles);
   };
 }

@@ -67,6 +67,23 @@ kibitz_cli_test(tune_sample ARGS tune --data ${CMAKE_CURRENT_LIST_DIR}/tune_samp
 kibitz_cli_test(tune_missing_file ARGS tune --data /nonexistent/kibitz.txt
   MATCH "^kibitz: error: cannot open data file '/nonexistent/kibitz.txt'\n$")
 kibitz_cli_test(tune_missing_file_status WILL_FAIL ARGS tune --data /nonexistent/kibitz.txt)
+# Gomoku's tuner: SGF records in (four self-play games), a weights file out; bad input is one
+# line and status 2. A malformed --eval file stops the engine before it reads a command.
+kibitz_cli_test(gomoku_tune_sample ARGS gomoku tune ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_sample.sgf
+  --epochs 5 MATCH "positions 94 K [0-9.]+ error [0-9.]+ -> [0-9.]+")
+kibitz_cli_test(gomoku_tune_sample_weights ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_sample.sgf --epochs 5
+  MATCH "\"format\": \"kibitz-gomoku-eval\",\n  \"version\": 1,\n  \"rule\": \"freestyle\"")
+kibitz_cli_test(gomoku_tune_missing_file ARGS gomoku tune /nonexistent/kibitz.sgf
+  MATCH "^kibitz: error: cannot read '/nonexistent/kibitz.sgf'\n$")
+kibitz_cli_test(gomoku_tune_not_sgf ARGS gomoku tune ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
+  MATCH "^kibitz: error: [^\n]*tune_sample.txt: sgf:1:1: expected '\\(' to start a game tree[^\n]*\n$")
+kibitz_cli_test(gomoku_tune_not_sgf_status WILL_FAIL ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt)
+kibitz_cli_test(gomoku_eval_malformed ARGS gomocup --eval ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
+  MATCH "^kibitz: error: --eval: [^\n]*tune_sample.txt: gomoku eval weights: not JSON \\(byte 1\\)\n$")
+kibitz_cli_test(gomoku_eval_malformed_status WILL_FAIL ARGS gomocup --eval
+  ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt)
 # kibitz match: help, a real match between in-process bots, and one-line errors for bad players.
 kibitz_cli_test(match_help ARGS match --help MATCH "Examples:.*--sprt")
 kibitz_cli_test(match_bots ARGS match --engine "name=strong bot=kibitz option.Hash=1" --engine bot=random

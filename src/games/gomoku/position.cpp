@@ -6,6 +6,7 @@
 #include <cassert>
 
 #include "core/zobrist.hpp"
+#include "games/gomoku/eval_weights.hpp"
 #include "games/gomoku/patterns.hpp"
 
 namespace kibitz::gomoku {
@@ -36,16 +37,14 @@ std::uint64_t pending_key(int c) { return kZobrist[kZPending + c]; }
 constexpr std::array<int, 8> kEightWays = {1,           -1,           kStride,     -kStride,
                                            kStride + 1, -kStride - 1, kStride - 1, -kStride + 1};
 
-// Evaluation (the seed's pattern scores, scaled to stay far below the search's mate range).
-// A point's value to a colour: what it makes on each line (a point completing a five marks
-// a four on the board, one making an open four marks an open three, ...) plus a bonus for
-// the combination over the four lines.
-constexpr std::array<int, 10> kPatternValue = {0, 0, 2, 6, 12, 40, 60, 450, 1000, 0};
-constexpr std::array<int, 10> kThreatBonus = {0, 0, 0, 12, 0, 350, 0, 800, 700, 0};
+// Evaluation: the weights (eval_weights.hpp) value each empty point for each colour: what it
+// makes on each line (a point completing a five marks a four on the board, one making an open
+// four marks an open three, ...) plus a term for the combination over the four lines. The
+// terms below are the capture variant's own and the thresholds that keep ordinary values far
+// below the search's mate range.
 constexpr int kCapturePairValue = 40;  // a pair one could capture now
 constexpr std::array<int, 10> kCapturedValue = {0,   0,   120, 120,  300,
                                                 300, 650, 650, 1400, 1400};  // by stones taken
-constexpr int kTempo = 30;
 constexpr int kEvalCap = 9000;    // ordinary evaluations stay within this
 constexpr int kWinNow = 15000;    // the side to move completes a five
 constexpr int kLossNext = 14000;  // the opponent has two fives to complete
@@ -57,32 +56,9 @@ constexpr int summary_threat(std::uint16_t s) { return s & 0x0f; }
 constexpr int summary_captures(std::uint16_t s) { return (s >> 4) & 0x0f; }
 
 // The summary of a point for one colour from its four line entries, by table: each entry
-// contributes packed counters (and its pattern's value); the four are added, the counters
-// saturated into an index, and a table built at compile time gives Threat and flag.
-// Counter fields (bit offset, width): fives 0/3, overlines 3/3, fours 6/4, straight fours
-// 10/3, free threes 13/3, threes 16/3, flex twos 19/3, twos 22/3, captures 25/4; the value
-// from bit 32.
-constexpr std::array<std::uint64_t, 256> kEntryInfo = [] {
-  std::array<std::uint64_t, 256> t{};
-  for (int e = 0; e < 128; ++e) {
-    const auto entry = static_cast<detail::Entry>(e);
-    const Pattern p = entry_pattern(entry);
-    if (static_cast<int>(p) > static_cast<int>(Pattern::kOverline)) continue;
-    std::uint64_t x = 0;
-    x |= std::uint64_t{p == Pattern::kFive} << 0;
-    x |= std::uint64_t{p == Pattern::kOverline} << 3;
-    x |= static_cast<std::uint64_t>(entry_fours(entry)) << 6;
-    x |= std::uint64_t{entry_straight_four(entry)} << 10;
-    x |= std::uint64_t{p == Pattern::kFlexThree} << 13;
-    x |= std::uint64_t{p == Pattern::kThree} << 16;
-    x |= std::uint64_t{p == Pattern::kFlexTwo} << 19;
-    x |= std::uint64_t{p == Pattern::kTwo} << 22;
-    x |= static_cast<std::uint64_t>(entry_captures(entry)) << 25;
-    x |= static_cast<std::uint64_t>(kPatternValue[static_cast<int>(p)]) << 32;
-    t[e] = x;
-  }
-  return t;
-}();
+// contributes packed counters and its pattern's value (detail::EvalTables::entry_info, see
+// eval_weights.cpp); the four are added, the counters saturated into an index, and a table
+// built at compile time gives Threat and flag.
 
 // Saturated counters -> index: fives (0-1), overlines (0-1), fours (0-2), straight fours
 // (0-1), free threes (0-2), threes (0-1), flex twos (0-2), twos (0-1), captures (0-1).
@@ -136,7 +112,7 @@ constexpr std::array<std::array<std::uint16_t, kComboSize>, 3> kCombo = [] {
   return t;
 }();
 
-// The saturated counters of a summed kEntryInfo as a kCombo index, in two lookups: bits 0-12
+// The saturated counters of a summed entry_info as a kCombo index, in two lookups: bits 0-12
 // (fives, overlines, fours, straight fours) give the index's low part, bits 13-24 (free
 // threes, threes, flex twos, twos) its middle part in units of 24; the captures bit adds 864.
 constexpr std::array<std::uint8_t, 1 << 13> kIndexLow = [] {
@@ -156,7 +132,7 @@ constexpr std::array<std::uint8_t, 1 << 12> kIndexMiddle = [] {
   return t;
 }();
 
-// The summary (Threat | captures << 4 | flag) from the sum of a point's four kEntryInfo;
+// The summary (Threat | captures << 4 | flag) from the sum of a point's four entry_info;
 // `value` gets the summed pattern values.
 inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value) {
   const auto lo = static_cast<std::uint32_t>(sum);
@@ -221,6 +197,7 @@ Position::Position(Variant v) : variant_(v) {
   mode_ = {black_mode,
            v.rule == Rule::kCapture ? std::uint8_t{kCaptureRule} : std::uint8_t{kPlain}};
   capture_weight_ = v.rule == Rule::kCapture ? kCapturePairValue : 0;
+  eval_ = detail::eval_tables(variant_.rule);
   rebuild();
 }
 
@@ -243,7 +220,7 @@ void Position::rebuild() {
       for (int d = 0; d < 4; ++d) {
         key_[c][sq][d] = scan_key(board_.data(), sq, kDirections[d], c);
         entry_[c][sq][d] = table_[c][key_[c][sq][d]];
-        info_[c][sq] += kEntryInfo[entry_[c][sq][d]];
+        info_[c][sq] += eval_->entry_info[entry_[c][sq][d]];
       }
   }
   for (int sq = 0; sq < kSquares; ++sq) {
@@ -417,8 +394,8 @@ void Position::update_lines(int sq, Color c, int sign, Undo* log) {
     own_entries[i] = own_entry;
     other_entries[i] = other_entry;
     // Only what the summary is made of matters (dead <-> none changes nothing).
-    const std::uint64_t own_delta = kEntryInfo[own_entry] - kEntryInfo[own_old];
-    const std::uint64_t other_delta = kEntryInfo[other_entry] - kEntryInfo[other_old];
+    const std::uint64_t own_delta = eval_->entry_info[own_entry] - eval_->entry_info[own_old];
+    const std::uint64_t other_delta = eval_->entry_info[other_entry] - eval_->entry_info[other_old];
     own_info[p] += own_delta;
     other_info[p] += other_delta;
     const int changed = (own_delta ? 1 << c : 0) | (other_delta ? 1 << (1 - c) : 0);
@@ -496,7 +473,7 @@ void Position::refresh_point(int sq, int colours, Undo* log) {
       now = summarise(info_[c][sq], mode_[c], value);
       // A forbidden point is worth nothing to its colour.
       value = (now & kFlagged) ? 0
-                               : value + kThreatBonus[summary_threat(now)] +
+                               : value + eval_->combination[summary_threat(now)] +
                                      capture_weight_ * summary_captures(now);
     }
     if (now != old) {
@@ -945,34 +922,44 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
   if (is_terminal()) return 0;
   const Color c = side_, o = opponent(c);
   const bool capture = variant_.rule == Rule::kCapture;
-  // Fives and winning captures, then fours, then free threes and five-breaking captures.
-  for (int pass = 0; pass < 3; ++pass) {
-    for (int sq = 0; sq < kSquares; ++sq) {
-      if (board_[sq] != kEmpty) continue;
-      const std::uint16_t s = summary_[c][sq];
-      const int t = summary_threat(s);
-      const int pairs = capture ? summary_captures(s) : 0;
-      const bool wins_by_capture = pairs && captures_[c] + 2 * pairs >= kCaptureWin;
-      bool take = false;
-      if (pass == 0)
-        take = t == static_cast<int>(Threat::kFive) || wins_by_capture;
-      else if (pass == 1)
-        take = !wins_by_capture && t >= static_cast<int>(Threat::kFour) &&
-               t < static_cast<int>(Threat::kFive);
-      else
-        take = !wins_by_capture && t < static_cast<int>(Threat::kFour) &&
-               (t >= static_cast<int>(Threat::kFlexThree) ||
-                (pairs && pending_ == o + 1 && breaks_pending(sq)));
-      if (take && !forbidden_for(sq, c)) out.push_back(Move{static_cast<std::uint16_t>(sq)});
-    }
+  // Nothing to find without a point that makes a free three or more (or a flagged one);
+  // the capture rule's captures are not counted, so it always looks.
+  const auto& n = count_[c];
+  if (!capture &&
+      n[static_cast<int>(Threat::kFlexThree)] + n[static_cast<int>(Threat::kThreeThree)] +
+              n[static_cast<int>(Threat::kFour)] + n[static_cast<int>(Threat::kFourThree)] +
+              n[static_cast<int>(Threat::kFlexFour)] + n[static_cast<int>(Threat::kFive)] +
+              n[kFlaggedBucket] ==
+          0)
+    return 0;
+  // One pass: fives and winning captures first, then fours, then free threes and
+  // five-breaking captures (the threat search tries them in that order).
+  MoveList<Position> fours, threes;
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    const std::uint16_t s = summary_[c][sq];
+    const int t = summary_threat(s);
+    const int pairs = capture ? summary_captures(s) : 0;
+    const bool wins_by_capture = pairs && captures_[c] + 2 * pairs >= kCaptureWin;
+    MoveList<Position>* list = nullptr;
+    if (t == static_cast<int>(Threat::kFive) || wins_by_capture)
+      list = &out;
+    else if (t >= static_cast<int>(Threat::kFour))
+      list = &fours;
+    else if (t >= static_cast<int>(Threat::kFlexThree) ||
+             (pairs && pending_ == o + 1 && breaks_pending(sq)))
+      list = &threes;
+    if (list && !forbidden_for(sq, c)) list->push_back(Move{static_cast<std::uint16_t>(sq)});
   }
+  for (const Move m : fours) out.push_back(m);
+  for (const Move m : threes) out.push_back(m);
   return out.size();
 }
 
 std::uint16_t Position::summary_on(const Board& b, int sq, Color c) const {
   std::uint64_t sum = 0;
   for (int d = 0; d < 4; ++d)
-    sum += kEntryInfo[table_[c][scan_key(b.data(), sq, kDirections[d], c)]];
+    sum += eval_->entry_info[table_[c][scan_key(b.data(), sq, kDirections[d], c)]];
   int value = 0;
   return summarise(sum, mode_[c], value);
 }
@@ -1127,7 +1114,7 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     // c's stone is a blocked cell (digit 2) in o's key where there was an empty one.
     const int key = key_[o][t][d] + 2 * kPow3[detail::digit_of(offset)];
     const std::uint64_t info =
-        info_[o][t] - kEntryInfo[entry_[o][t][d]] + kEntryInfo[table_[o][key]];
+        info_[o][t] - eval_->entry_info[entry_[o][t][d]] + eval_->entry_info[table_[o][key]];
     int value = 0;
     return summary_threat(summarise(info, mode_[o], value)) >= kFlexFour;
   };
@@ -1213,7 +1200,7 @@ int Position::evaluate() const {
   if (is_terminal()) return winner_ == me ? kDecided : winner_ == op ? -kDecided : 0;
   constexpr int kFive = static_cast<int>(Threat::kFive);
   constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
-  int s = score_[me] - score_[op] + kTempo;
+  int s = score_[me] - score_[op] + eval_->tempo;
   if (variant_.rule != Rule::kCapture) {
     if (count_[me][kFive]) return kWinNow;
     if (count_[op][kFive] >= 2) return -kLossNext;

@@ -17,6 +17,10 @@
 
 namespace kibitz::gomoku {
 
+namespace detail {
+struct EvalTables;
+}
+
 enum class Rule : std::uint8_t { kFreestyle, kExactFive, kRenju, kCapture };
 std::string_view rule_name(Rule r);  // "freestyle", "exact5", "renju", "capture"
 Result<Rule> parse_rule(std::string_view name);
@@ -202,9 +206,18 @@ class Position {
   Pattern pattern(int sq, Color c, int dir) const;  // what c would make at empty sq along dir
   Threat threat(int sq, Color c) const;             // the four lines together (empty sq)
   int capture_count(int sq, Color c) const;         // pairs c would capture by playing sq
-  bool makes_five(Move m, Color c) const;           // a winning five for c under the rule
-  bool is_forbidden(Move m) const;  // renju black's double-three / double-four / overline;
-                                    // capture variant: a double free-three without a capture
+  // The point is (renju black: may be) forbidden to c, so worth nothing to it.
+  bool point_flagged(int sq, Color c) const { return (summary_[c][sq] & kFlagged) != 0; }
+  // Neither side has a four (a point completing five) or a free three (a point making an
+  // open four) on the board.
+  bool quiet_position() const {
+    constexpr int kFive = static_cast<int>(Threat::kFive);
+    constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
+    return count_[0][kFive] + count_[1][kFive] + count_[0][kFlexFour] + count_[1][kFlexFour] == 0;
+  }
+  bool makes_five(Move m, Color c) const;  // a winning five for c under the rule
+  bool is_forbidden(Move m) const;         // renju black's double-three / double-four / overline;
+                                           // capture variant: a double free-three without a capture
   bool is_legal(Move m) const;
   int captured(Color c) const { return captures_[c]; }        // stones c has captured
   int winner() const { return winner_ >= 0 ? winner_ : -1; }  // 0, 1, or -1 (none yet / draw)
@@ -265,7 +278,8 @@ class Position {
   // evaluation contribution; per colour the summed scores, capturable pairs and point counts
   // by Threat (flagged points apart).
   std::array<const std::uint8_t*, 2> table_{};
-  std::array<std::uint8_t, 2> mode_{};  // per colour: plain, renju black, capture rule
+  const detail::EvalTables* eval_ = nullptr;  // the evaluation weights, fixed at construction
+  std::array<std::uint8_t, 2> mode_{};        // per colour: plain, renju black, capture rule
   int capture_weight_ = 0;
   std::array<std::array<std::array<std::uint16_t, 4>, kSquares>, 2> key_{};
   std::array<std::array<std::array<std::uint8_t, 4>, kSquares>, 2> entry_{};

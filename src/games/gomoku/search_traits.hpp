@@ -1,8 +1,8 @@
 #pragma once
 // Gomoku hooks for the generic alpha-beta: moves near stones only (the rest of the board is
-// never worth searching), fours and fives as the "tactical" stage (quiescence follows them),
-// the forced block when the opponent has a four, ordering by the pattern a move makes (the
-// seed's priorities), history indexed by point.
+// never worth searching), fives, fours and free threes as the "tactical" stage, the forced
+// answers when the opponent has a four or a free three, quiet moves ordered by the shapes they
+// make and block, move-count pruning by remaining depth, history indexed by point.
 #include "api/concepts.hpp"
 #include "games/gomoku/position.hpp"
 
@@ -22,12 +22,24 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   // Under a four (the opponent threatens five) only the answers to it. Under a free three
   // (the opponent threatens an open four) only its answers too: the blocks and our own
   // fours (defence_moves lists both); any other move lets the open four in, which only a
-  // win by fours could outrun, and that starts with one of our fours. Else fours and fives.
+  // win by fours could outrun, and that starts with one of our fours. Else the threats:
+  // fives, fours and free threes. A free three forces an answer as a four does, so it is
+  // searched as a tactical move (never reduced or pruned as a late quiet one): that is how
+  // the alpha-beta reads threat sequences with threes, where the opponent's replies are few.
   static void generate_tactical(const Position& p, MoveList<Position>& buf) {
-    if (p.opponent_can_win() || p.opponent_threatens_open_four())
+    if (p.opponent_can_win() || p.opponent_threatens_open_four()) {
       p.defence_moves(buf);
-    else
-      p.four_moves(buf);
+      return;
+    }
+    p.threat_moves(buf);
+    // The capture rule's list also has captures that break a pending five: those stay with
+    // the quiet moves (generate_quiet keeps every move is_tactical does not claim).
+    if (p.rule() == gomoku::Rule::kCapture) {
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < buf.size(); ++i)
+        if (is_tactical(p, buf[i])) buf[kept++] = buf[i];
+      buf.resize(kept);
+    }
   }
   // Quiescence (not under a four): only a move that wins at once; the threat stages before
   // the alpha-beta cover the forcing sequences.
@@ -43,15 +55,21 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     for (Move m : all)
       if (!is_tactical(p, m)) buf.push_back(m);
   }
-  static bool is_tactical(const Position& p, Move m) {
+  static bool makes_four(const Position& p, Move m) {
     const auto c = p.side_to_move();
     for (int d = 0; d < 4; ++d)
       if (p.pattern(m.sq, c, d) >= gomoku::Pattern::kFour) return true;
     return false;
   }
+  // What threat_moves lists (the capture rule's five-breaking captures aside): a five, a four
+  // or a free three.
+  static bool is_tactical(const Position& p, Move m) {
+    return makes_four(p, m) || p.threat(m.sq, p.side_to_move()) >= gomoku::Threat::kFlexThree;
+  }
   // A move that makes a four (or five) leaves the opponent "in check" (in_check() after it):
-  // known before the move is made, so late move pruning skips make / unmake.
-  static bool gives_check(const Position& p, Move m) { return is_tactical(p, m); }
+  // known before the move is made, so late move pruning skips make / unmake. Only fours are
+  // extended: extending free threes too was measured far weaker (BENCHMARKS.md, issue 23).
+  static bool gives_check(const Position& p, Move m) { return makes_four(p, m); }
   static bool is_legal(const Position& p, Move m) { return p.is_legal(m); }
   // Ordering inside the tactical stage: fives first, then open fours, then fours.
   static int mvv_lva(const Position& p, Move m) { return move_value(p, m); }
@@ -75,8 +93,13 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     return p.opponent_can_win() || p.opponent_threatens_open_four() ? -1 : 0;
   }
   // Quiet moves by the shapes they make and block, on the history scale (+-16384): a three
-  // outranks anything history learns, a two most of it.
+  // outranks anything history learns, a two most of it. (Ordering by the evaluation's
+  // per-point values played no better, and would tie the order to the weights.)
   static int quiet_value(const Position& p, Move m) { return move_value(p, m) * 128; }
+  // Move-count pruning (the generic late move pruning, at every depth): quiet moves come
+  // ordered by the shapes they make, and past the first few the rest are not worth a search.
+  // Fewer when someone has a four or a free three on the board (the game is forcing there).
+  static int late_move_limit(const Position& p, int depth);
   // Passing is no move in gomoku: null-move pruning is for the ablation only.
   static bool null_move_safe(const Position&) { return false; }
 };

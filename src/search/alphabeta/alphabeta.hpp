@@ -19,6 +19,10 @@
 //                                     called per node; terminal = no legal moves)
 //   no_moves_result(s)                -1 / 0 / +1 for the side to move when it has no moves
 //   null_move_safe(s)                 false where zugzwang is likely (no null move there)
+//   gives_check(s, m)                 the move checks, told before it is made
+//   late_move_limit(s, depth)         move-count pruning: quiet moves past this count are
+//                                     skipped at every depth (and at PV nodes from ply 2),
+//                                     instead of the default's shallow non-PV pruning
 // Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
 #include <array>
 #include <atomic>

@@ -312,6 +312,9 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
                                              mover_at(ply));
   std::size_t root_index = pv_index_;
   bool quiet = false;
+  constexpr bool kGameLateMoveLimit = requires { Traits::late_move_limit(state_, depth); };
+  int late_limit = 0;
+  if constexpr (kGameLateMoveLimit) late_limit = Traits::late_move_limit(state_, depth);
   for (;;) {
     Move m;
     if constexpr (kRoot) {
@@ -329,8 +332,15 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
     constexpr bool kCheckBeforeMake = requires { Traits::gives_check(state_, m); };
     bool gives_check = false;
     const auto prune_late = [&] {
-      return !kPv && options_.late_move_pruning && quiet && !in_check && !gives_check &&
-             depth <= 3 && best > -kMateBound && move_count > 3 + depth * depth;
+      if constexpr (kGameLateMoveLimit) {
+        // The game's own move-count limit, at every depth and (below the root's children)
+        // at PV nodes too: its move ordering is good enough to trust.
+        return !kRoot && (!kPv || ply >= 2) && options_.late_move_pruning && quiet && !in_check &&
+               !gives_check && best > -kMateBound && move_count > late_limit;
+      } else {
+        return !kPv && options_.late_move_pruning && quiet && !in_check && !gives_check &&
+               depth <= 3 && best > -kMateBound && move_count > 3 + depth * depth;
+      }
     };
     if constexpr (kCheckBeforeMake) {
       gives_check = Traits::gives_check(state_, m);

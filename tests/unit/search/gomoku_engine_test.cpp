@@ -73,6 +73,41 @@ TEST(GomokuEngine, DefendsAgainstTheOpponentsVcf) {
   EXPECT_FALSE(r.win) << "black still wins by VCF after white's " << gomoku::to_text(d.move);
 }
 
+// From a game Kibitz lost to PentaZen (BENCHMARKS.md, issue 23): black to move, and white
+// would win by continuous fours if it were its turn. The defence stage searches only the moves
+// after which that VCF is gone; the same engine without it (and the plain alpha-beta) plays
+// i9, after which white's VCF wins. (The game's 6th move: Kibitz played g5 then, and
+// PentaZen announced its win two moves later.)
+TEST(GomokuEngine, RefutationOnlySearchBlocksAVcfFromALostGame) {
+  Position p;
+  for (const auto& word : split_blanks("h8 i7 k10 g7 k7 g8 k8 k9 j8 g6"))
+    p.apply(*gomoku::parse_move(p, word));
+  search::ThreatSearch<Position> threats(16);
+  const auto white_vcf_after = [&](Move m) {
+    Position after = p;
+    after.apply(m);
+    threats.clear();
+    return threats.solve(after, search::ThreatKind::kVcf, {.max_depth = 20}).win;
+  };
+  Position passed = p;
+  Position::Undo u;
+  passed.make_null(u);
+  ASSERT_TRUE(threats.solve(passed, search::ThreatKind::kVcf, {.max_depth = 20}).win);
+
+  const auto full = think(p);
+  EXPECT_EQ(full.stage, "defence");
+  EXPECT_FALSE(white_vcf_after(full.move)) << gomoku::to_text(full.move);
+
+  GomokuOptions no_defence;
+  no_defence.defence = false;
+  GomokuOptions plain;
+  plain.threats = false;
+  for (const auto& o : {no_defence, plain}) {
+    const auto d = think(p, o);
+    EXPECT_TRUE(white_vcf_after(d.move)) << gomoku::to_text(d.move) << " now defends";
+  }
+}
+
 TEST(GomokuEngine, PlainAlphaBetaStillTakesAWinAndBlocks) {
   GomokuOptions plain;
   plain.threats = false;

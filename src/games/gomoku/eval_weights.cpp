@@ -1,0 +1,192 @@
+#include "games/gomoku/eval_weights.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "games/gomoku/patterns.hpp"
+
+namespace kibitz::gomoku {
+
+// The compiled-in files (generated from data/gomoku by CMake).
+std::string_view builtin_eval_text(Rule r);
+
+namespace {
+
+using detail::EvalTables;
+
+constexpr int kRules = 4;
+
+// Packed per-entry counters (bit offset / width): fives 0/3, overlines 3/3, fours 6/4,
+// straight fours 10/3, free threes 13/3, threes 16/3, flex twos 19/3, twos 22/3, captures
+// 25/4; the pattern's weight from bit 32 (summed over a point's four lines, so never
+// negative).
+std::uint64_t entry_counters(int e) {
+  const auto entry = static_cast<detail::Entry>(e);
+  const Pattern p = detail::entry_pattern(entry);
+  if (static_cast<int>(p) > static_cast<int>(Pattern::kOverline)) return 0;
+  std::uint64_t x = 0;
+  x |= std::uint64_t{p == Pattern::kFive} << 0;
+  x |= std::uint64_t{p == Pattern::kOverline} << 3;
+  x |= static_cast<std::uint64_t>(detail::entry_fours(entry)) << 6;
+  x |= std::uint64_t{detail::entry_straight_four(entry)} << 10;
+  x |= std::uint64_t{p == Pattern::kFlexThree} << 13;
+  x |= std::uint64_t{p == Pattern::kThree} << 16;
+  x |= std::uint64_t{p == Pattern::kFlexTwo} << 19;
+  x |= std::uint64_t{p == Pattern::kTwo} << 22;
+  x |= static_cast<std::uint64_t>(detail::entry_captures(entry)) << 25;
+  return x;
+}
+
+const EvalTables* make_tables(const EvalWeights& w) {
+  // Tables are never freed: positions keep a pointer to the ones they were built with.
+  static std::deque<EvalTables> all;
+  static std::mutex m;
+  const std::lock_guard lock(m);
+  EvalTables& t = all.emplace_back();
+  for (int e = 0; e < 128; ++e) {
+    const auto p = static_cast<int>(detail::entry_pattern(static_cast<detail::Entry>(e)));
+    if (p > static_cast<int>(Pattern::kOverline)) continue;
+    t.entry_info[e] = entry_counters(e) | static_cast<std::uint64_t>(w.pattern[p]) << 32;
+  }
+  t.combination = w.combination;
+  t.tempo = w.tempo;
+  t.weights = w;
+  return &t;
+}
+
+struct Registry {
+  std::array<std::atomic<const EvalTables*>, kRules> tables;
+  Registry() {
+    for (int r = 0; r < kRules; ++r) tables[r] = make_tables(builtin_eval_weights(Rule(r)));
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+tl::unexpected<Error> bad(const std::string& why) {
+  return kibitz::fail("gomoku eval weights: {}", why);
+}
+
+template <std::size_t N>
+Result<std::array<int, 10>> read_table(const nlohmann::json& j, const char* key,
+                                       const std::array<std::string_view, N>& names, int lo,
+                                       int hi) {
+  std::array<int, 10> out{};
+  if (!j.contains(key) || !j[key].is_object())
+    return kibitz::fail("gomoku eval weights: '{}' must be an object", key);
+  for (const auto& [name, value] : j[key].items()) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return kibitz::fail("gomoku eval weights: unknown {} '{}'", key, name);
+    if (!value.is_number_integer())
+      return kibitz::fail("gomoku eval weights: {}.{} must be an integer", key, name);
+    const auto v = value.template get<long long>();
+    if (v < lo || v > hi)
+      return kibitz::fail("gomoku eval weights: {}.{} = {} is outside {}..{}", key, name, v, lo,
+                          hi);
+    out[static_cast<std::size_t>(it - names.begin())] = static_cast<int>(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<EvalWeights> parse_eval_weights(std::string_view text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return bad(fmt::format("not JSON (byte {})", e.byte));
+  }
+  if (!j.is_object()) return bad("not a JSON object");
+  if (j.value("format", std::string{}) != "kibitz-gomoku-eval")
+    return bad("\"format\" must be \"kibitz-gomoku-eval\"");
+  if (!j.contains("version") || j["version"] != 1) return bad("\"version\" must be 1");
+  EvalWeights w;
+  auto pattern = read_table(j, "pattern", kPatternNames, 0, kMaxPatternWeight);
+  if (!pattern) return tl::unexpected(pattern.error());
+  auto combination =
+      read_table(j, "combination", kThreatNames, -kMaxCombinationWeight, kMaxCombinationWeight);
+  if (!combination) return tl::unexpected(combination.error());
+  w.pattern = *pattern;
+  w.combination = *combination;
+  if (!j.contains("tempo") || !j["tempo"].is_number_integer())
+    return bad("\"tempo\" must be an integer");
+  const auto tempo = j["tempo"].get<long long>();
+  if (tempo < -kMaxTempo || tempo > kMaxTempo)
+    return bad(fmt::format("tempo = {} is outside {}..{}", tempo, -kMaxTempo, kMaxTempo));
+  w.tempo = static_cast<int>(tempo);
+  if (j.contains("rule")) {
+    if (!j["rule"].is_string()) return bad("\"rule\" must be a string");
+    w.rule = j["rule"].get<std::string>();
+    if (w.rule != "any" && !parse_rule(w.rule))
+      return bad(fmt::format("unknown rule '{}'", w.rule));
+  }
+  if (j.contains("made_by") && j["made_by"].is_string())
+    w.made_by = j["made_by"].get<std::string>();
+  return w;
+}
+
+Result<EvalWeights> load_eval_weights(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return kibitz::fail("cannot read '{}'", path);
+  std::ostringstream text;
+  text << f.rdbuf();
+  auto w = parse_eval_weights(text.str());
+  if (!w) return kibitz::fail("{}: {}", path, w.error().message);
+  return w;
+}
+
+std::string format_eval_weights(const EvalWeights& w) {
+  const auto table = [](const std::array<int, 10>& v, const auto& names) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      s += fmt::format("{}\"{}\": {}", i ? ", " : "", names[i], v[i]);
+    return s;
+  };
+  return fmt::format(
+      "{{\n  \"format\": \"kibitz-gomoku-eval\",\n  \"version\": 1,\n  \"rule\": {},\n"
+      "  \"made_by\": {},\n  \"pattern\": {{{}}},\n  \"combination\": {{{}}},\n"
+      "  \"tempo\": {}\n}}\n",
+      nlohmann::json(w.rule).dump(), nlohmann::json(w.made_by).dump(),
+      table(w.pattern, kPatternNames), table(w.combination, kThreatNames), w.tempo);
+}
+
+const EvalWeights& builtin_eval_weights(Rule r) {
+  static const std::array<EvalWeights, kRules> all = [] {
+    std::array<EvalWeights, kRules> out;
+    for (int i = 0; i < kRules; ++i) {
+      auto w = parse_eval_weights(builtin_eval_text(Rule(i)));
+      // The files are compiled in and a test parses each: a bad one is a build defect.
+      if (!w) {
+        fmt::print(stderr, "kibitz: built-in {}\n", w.error().message);
+        std::abort();
+      }
+      out[i] = *w;
+    }
+    return out;
+  }();
+  return all[static_cast<std::size_t>(r)];
+}
+
+void set_eval_weights(Rule r, const EvalWeights& w) {
+  registry().tables[static_cast<std::size_t>(r)].store(make_tables(w));
+}
+
+const EvalWeights& eval_weights(Rule r) { return detail::eval_tables(r)->weights; }
+
+namespace detail {
+const EvalTables* eval_tables(Rule r) {
+  return registry().tables[static_cast<std::size_t>(r)].load(std::memory_order_acquire);
+}
+}  // namespace detail
+
+}  // namespace kibitz::gomoku

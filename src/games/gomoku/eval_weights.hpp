@@ -1,0 +1,65 @@
+#pragma once
+// The gomoku evaluation's weights. A point's value to a colour is the sum of what it makes on
+// each of its four lines (`pattern`, by Pattern) plus a term for what the four make together
+// (`combination`, by Threat); the evaluation sums the values of the empty points for each
+// colour and takes the difference, plus `tempo` for the side to move. The weights are data:
+// JSON files in data/gomoku (compiled in), fitted by `kibitz gomoku tune` where a rule set
+// has its own, and replaceable at startup (`--eval FILE`).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "games/gomoku/position.hpp"
+
+namespace kibitz::gomoku {
+
+struct EvalWeights {
+  std::array<int, 10> pattern{};      // by Pattern (kNone .. kOverline)
+  std::array<int, 10> combination{};  // by Threat (kNone .. kFive)
+  int tempo = 0;
+  std::string rule = "any";  // the rule set they were made for ("any", or a rule_name)
+  std::string made_by;       // how they were made
+  friend bool operator==(const EvalWeights&, const EvalWeights&) = default;
+};
+
+// The JSON names of the Pattern and Threat values, in enum order.
+inline constexpr std::array<std::string_view, 10> kPatternNames = {
+    "none",       "dead", "two",       "flex_two", "three",
+    "flex_three", "four", "flex_four", "five",     "overline"};
+inline constexpr std::array<std::string_view, 10> kThreatNames = {
+    "none",        "two",  "three",      "two_two",   "flex_three",
+    "three_three", "four", "four_three", "flex_four", "five"};
+
+// Bounds a weights file must keep: a point's value (4 patterns and a combination) has to fit
+// the evaluation's 16-bit per-point field, and pattern values are summed as unsigned fields.
+inline constexpr int kMaxPatternWeight = 4000;
+inline constexpr int kMaxCombinationWeight = 8000;
+inline constexpr int kMaxTempo = 1000;
+
+// Parses a weights file's text; the error is one line naming the file's problem.
+Result<EvalWeights> parse_eval_weights(std::string_view json);
+Result<EvalWeights> load_eval_weights(const std::string& path);
+std::string format_eval_weights(const EvalWeights& w);  // the file format, one JSON object
+
+// The compiled-in weights for a rule set (data/gomoku/eval-<rule>.json, or eval-default.json).
+const EvalWeights& builtin_eval_weights(Rule r);
+// The weights positions of rule r are built with from now on (positions already made keep
+// theirs). Meant for startup, before any search runs.
+void set_eval_weights(Rule r, const EvalWeights& w);
+const EvalWeights& eval_weights(Rule r);
+
+namespace detail {
+// What Position reads: per table entry the packed counters and pattern value (see
+// position.cpp), per Threat the combination term, and the tempo.
+struct EvalTables {
+  std::array<std::uint64_t, 256> entry_info{};
+  std::array<int, 10> combination{};
+  int tempo = 0;
+  EvalWeights weights;
+};
+const EvalTables* eval_tables(Rule r);
+}  // namespace detail
+
+}  // namespace kibitz::gomoku

@@ -1,0 +1,148 @@
+#include "games/gomoku/tune.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kibitz::gomoku {
+
+namespace {
+
+constexpr int kTempoFeature = 20;
+
+// Weights that are not fitted: the empty and dead patterns and the overline (worth nothing
+// by definition), no combination (nothing to add), and the tempo (a constant offset the
+// results of both colours would only trade against each other).
+constexpr std::array<bool, kEvalFeatures> kFixed = [] {
+  std::array<bool, kEvalFeatures> f{};
+  f[static_cast<int>(Pattern::kNone)] = f[static_cast<int>(Pattern::kDead)] =
+      f[static_cast<int>(Pattern::kOverline)] = true;
+  f[10 + static_cast<int>(Threat::kNone)] = true;
+  f[kTempoFeature] = true;
+  return f;
+}();
+
+std::array<double, kEvalFeatures> to_vector(const EvalWeights& w) {
+  std::array<double, kEvalFeatures> v{};
+  for (int i = 0; i < 10; ++i) {
+    v[i] = w.pattern[i];
+    v[10 + i] = w.combination[i];
+  }
+  v[kTempoFeature] = w.tempo;
+  return v;
+}
+
+double eval_of(const EvalFeatures& x, const std::array<double, kEvalFeatures>& v) {
+  double e = 0;
+  for (int i = 0; i < kEvalFeatures; ++i) e += x[i] * v[i];
+  return e;
+}
+
+double sigmoid(double k, double e) { return 1.0 / (1.0 + std::exp(-k * e / 400.0)); }
+
+double error_of(const std::vector<TuneSample>& data, const std::array<double, kEvalFeatures>& v,
+                double k) {
+  double sum = 0;
+  for (const TuneSample& s : data) {
+    const double d = s.result - sigmoid(k, eval_of(s.x, v));
+    sum += d * d;
+  }
+  return data.empty() ? 0 : sum / static_cast<double>(data.size());
+}
+
+}  // namespace
+
+EvalFeatures eval_features(const Position& pos) {
+  EvalFeatures x{};
+  const Color me = pos.side_to_move();
+  const int n = pos.size();
+  for (int y = 0; y < n; ++y)
+    for (int xx = 0; xx < n; ++xx) {
+      const int sq = square_of(xx, y);
+      if (pos.stone(sq) != kEmpty) continue;
+      for (const Color c : {kBlack, kWhite}) {
+        if (pos.point_flagged(sq, c)) continue;
+        const int sign = c == me ? 1 : -1;
+        for (int d = 0; d < 4; ++d)
+          x[static_cast<int>(pos.pattern(sq, c, d))] += static_cast<std::int16_t>(sign);
+        x[10 + static_cast<int>(pos.threat(sq, c))] += static_cast<std::int16_t>(sign);
+      }
+    }
+  x[kTempoFeature] = 1;
+  return x;
+}
+
+double linear_eval(const EvalFeatures& x, const EvalWeights& w) { return eval_of(x, to_vector(w)); }
+
+double tune_error(const std::vector<TuneSample>& data, const EvalWeights& w, double k) {
+  return error_of(data, to_vector(w), k);
+}
+
+double fit_k(const std::vector<TuneSample>& data, const EvalWeights& w) {
+  const auto v = to_vector(w);
+  // Golden-section search of log k over [1e-3, 1e2] (the error is unimodal in k).
+  double lo = std::log(1e-3), hi = std::log(1e2);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+  double fa = error_of(data, v, std::exp(a)), fb = error_of(data, v, std::exp(b));
+  for (int i = 0; i < 60; ++i) {
+    if (fa < fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - g * (hi - lo);
+      fa = error_of(data, v, std::exp(a));
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + g * (hi - lo);
+      fb = error_of(data, v, std::exp(b));
+    }
+  }
+  return std::exp((lo + hi) / 2);
+}
+
+GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& start,
+                      const GomokuTuneOptions& options,
+                      const std::function<void(int, double)>& progress) {
+  GomokuTuneResult r;
+  r.k = options.k ? *options.k : fit_k(data, start);
+  auto v = to_vector(start);
+  r.initial_error = error_of(data, v, r.k);
+  std::array<double, kEvalFeatures> m{}, s{};
+  constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
+  const double n = std::max<double>(1, static_cast<double>(data.size()));
+  for (int epoch = 1; epoch <= options.epochs; ++epoch) {
+    std::array<double, kEvalFeatures> grad{};
+    for (const TuneSample& sample : data) {
+      const double p = sigmoid(r.k, eval_of(sample.x, v));
+      // d/dv of (result - p)^2 = -2 (result - p) p (1 - p) k / 400 * x
+      const double common = -2.0 * (sample.result - p) * p * (1 - p) * r.k / 400.0;
+      for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * sample.x[i];
+    }
+    const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
+    for (int i = 0; i < kEvalFeatures; ++i) {
+      if (kFixed[i]) continue;
+      const double gi = grad[i] / n;
+      m[i] = kBeta1 * m[i] + (1 - kBeta1) * gi;
+      s[i] = kBeta2 * s[i] + (1 - kBeta2) * gi * gi;
+      if (s[i] == 0) continue;  // a weight no sample uses
+      v[i] -= options.learning_rate * (m[i] / b1) / (std::sqrt(s[i] / b2) + kEps);
+      // The file's bounds: patterns are summed as unsigned fields.
+      v[i] = i < 10
+                 ? std::clamp(v[i], 0.0, double{kMaxPatternWeight})
+                 : std::clamp(v[i], double{-kMaxCombinationWeight}, double{kMaxCombinationWeight});
+    }
+    if (progress && (epoch % 50 == 0 || epoch == options.epochs))
+      progress(epoch, error_of(data, v, r.k));
+  }
+  r.weights = start;
+  for (int i = 0; i < 10; ++i) {
+    r.weights.pattern[i] = static_cast<int>(std::lround(v[i]));
+    r.weights.combination[i] = static_cast<int>(std::lround(v[10 + i]));
+  }
+  r.final_error = tune_error(data, r.weights, r.k);
+  return r;
+}
+
+}  // namespace kibitz::gomoku

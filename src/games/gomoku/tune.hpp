@@ -1,0 +1,54 @@
+#pragma once
+// Texel tuning of the gomoku evaluation weights (eval_weights.hpp). The evaluation is linear
+// in its weights: per colour, each empty point adds the weight of the pattern it makes on each
+// line and of the combination of the four, so a position reduces to 21 counts (the side to
+// move's minus the opponent's, and the tempo). The weights then minimise the mean squared
+// error between sigmoid(K * eval / 400) and the game result with full-batch Adam.
+// Deterministic: the same data and options give the same weights.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "games/gomoku/eval_weights.hpp"
+#include "games/gomoku/position.hpp"
+
+namespace kibitz::gomoku {
+
+inline constexpr int kEvalFeatures = 21;  // 10 patterns, 10 combinations, the tempo
+using EvalFeatures = std::array<std::int16_t, kEvalFeatures>;
+
+// The side to move's counts minus the opponent's (forbidden points count for nobody, as in
+// the evaluation). Not for the capture variant (its capture terms are not weights).
+EvalFeatures eval_features(const Position& pos);
+// The evaluation those counts give, before evaluate()'s clamp and its decided-position
+// shortcuts (equal to evaluate() for a quiet position: quiet_position()).
+double linear_eval(const EvalFeatures& x, const EvalWeights& w);
+
+struct TuneSample {
+  EvalFeatures x;
+  float result;  // for the side to move: 1 won, 0.5 drawn, 0 lost
+};
+
+struct GomokuTuneOptions {
+  int epochs = 400;
+  double learning_rate = 2.0;  // Adam's step, in evaluation units per epoch
+  std::optional<double> k;     // the sigmoid's scale; fitted to the starting weights if absent
+};
+
+struct GomokuTuneResult {
+  EvalWeights weights;  // rounded; the ones no sample moves stay as they started
+  double k = 0;
+  double initial_error = 0;
+  double final_error = 0;
+};
+
+double tune_error(const std::vector<TuneSample>& data, const EvalWeights& w, double k);
+double fit_k(const std::vector<TuneSample>& data, const EvalWeights& w);
+// `progress(epoch, error)` every 50 epochs and at the last.
+GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& start,
+                      const GomokuTuneOptions& options,
+                      const std::function<void(int, double)>& progress = {});
+
+}  // namespace kibitz::gomoku

@@ -1,0 +1,197 @@
+// The gomoku evaluation as data: the weights files, the tuner, and the evaluation they make.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "core/rng.hpp"
+#include "games/gomoku/eval_weights.hpp"
+#include "games/gomoku/tune.hpp"
+#include "gomoku_test_util.hpp"
+
+namespace kibitz::gomoku {
+namespace {
+
+// Random positions of up to `plies` stones near each other.
+std::vector<Position> eval_random_positions(Rule rule, int games, int plies, std::uint64_t seed) {
+  std::vector<Position> out;
+  Rng rng(seed);
+  for (int g = 0; g < games; ++g) {
+    Position p(Variant{15, rule});
+    for (int ply = 0; ply < plies && !p.is_terminal(); ++ply) {
+      MoveList<Position> moves;
+      if (p.candidate_moves(moves, 1) == 0) break;
+      p.apply(moves[rng.below(moves.size())]);
+      if (!p.is_terminal()) out.push_back(p);
+    }
+  }
+  return out;
+}
+
+// Every rule's compiled-in file parses (the build would abort otherwise) and names its rule.
+TEST(GomokuEvalWeights, BuiltinFilesParse) {
+  for (const Rule r : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju, Rule::kCapture}) {
+    const EvalWeights& w = builtin_eval_weights(r);
+    EXPECT_TRUE(w.rule == "any" || w.rule == rule_name(r)) << w.rule;
+    EXPECT_FALSE(w.made_by.empty());
+    EXPECT_GT(w.pattern[static_cast<int>(Pattern::kFive)], 0);
+  }
+}
+
+// A file written by format_eval_weights reads back the same; loading it from disk works.
+TEST(GomokuEvalWeights, FormatRoundTripsAndLoads) {
+  EvalWeights w = builtin_eval_weights(Rule::kFreestyle);
+  w.pattern[static_cast<int>(Pattern::kTwo)] = 7;
+  w.combination[static_cast<int>(Threat::kThreeThree)] = -40;
+  w.tempo = -5;
+  w.made_by = "a test: \"quoted\"";
+  const std::string text = format_eval_weights(w);
+  auto back = parse_eval_weights(text);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, w);
+  const auto path = std::filesystem::temp_directory_path() / "kibitz_eval_weights_test.json";
+  std::ofstream(path) << text;
+  auto loaded = load_eval_weights(path.string());
+  std::filesystem::remove(path);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(*loaded, w);
+}
+
+// Malformed files are refused with one line that names the problem.
+TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
+  const std::string good = format_eval_weights(builtin_eval_weights(Rule::kFreestyle));
+  const auto replaced = [&](std::string_view from, std::string_view to) {
+    std::string s = good;
+    const auto at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) s.replace(at, from.size(), to);
+    return s;
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{", "not JSON"},
+      {"[1, 2]", "not a JSON object"},
+      {replaced("kibitz-gomoku-eval", "other"), "format"},
+      {replaced("\"version\": 1", "\"version\": 2"), "version"},
+      {replaced("\"two\": ", "\"twos\": "), "unknown pattern 'twos'"},
+      {replaced("\"five\": 1000", "\"five\": 1e3"), "pattern.five must be an integer"},
+      {replaced("\"five\": 1000", "\"five\": -1"), "pattern.five = -1 is outside 0..4000"},
+      {replaced("\"four_three\": ", "\"four_three\": 9"), "combination.four_three"},
+      {replaced("\"tempo\": ", "\"tempo\": 99"), "tempo = 9930 is outside -1000..1000"},
+      {replaced("\"rule\": \"freestyle\"", "\"rule\": \"go\""), "unknown rule 'go'"},
+      {replaced("\"combination\": {", "\"combination\": 3, \"x\": {"), "'combination' must be"},
+  };
+  for (const auto& [text, expected] : cases) {
+    auto w = parse_eval_weights(text);
+    ASSERT_FALSE(w) << text;
+    const std::string& m = w.error().message;
+    EXPECT_NE(m.find(expected), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    EXPECT_EQ(m.rfind("gomoku eval weights: ", 0), 0u) << m;
+  }
+  auto missing = load_eval_weights("/nonexistent/kibitz/eval.json");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "cannot read '/nonexistent/kibitz/eval.json'");
+}
+
+// The features are the evaluation: with any weights, a quiet position's evaluate() equals the
+// weights applied to its counts (so what the tuner fits is what the search uses), and the
+// weights set for a rule are the ones new positions evaluate with.
+TEST(GomokuEvalWeights, FeaturesReproduceTheEvaluation) {
+  EvalWeights w = builtin_eval_weights(Rule::kExactFive);
+  const EvalWeights saved = eval_weights(Rule::kExactFive);
+  Rng rng(11);
+  for (int trial = 0; trial < 4; ++trial) {
+    for (auto& v : w.pattern) v = static_cast<int>(rng.below(60));
+    for (auto& v : w.combination) v = static_cast<int>(rng.below(200)) - 100;
+    w.tempo = static_cast<int>(rng.below(50));
+    set_eval_weights(Rule::kExactFive, w);
+    int quiet = 0;
+    for (const Position& p : eval_random_positions(Rule::kExactFive, 6, 30, 100 + trial)) {
+      if (!p.quiet_position()) continue;
+      ++quiet;
+      const double e = linear_eval(eval_features(p), w);
+      if (std::abs(e) >= 9000) continue;  // evaluate() clamps there
+      ASSERT_EQ(p.evaluate(), static_cast<int>(e)) << p.to_string();
+    }
+    EXPECT_GT(quiet, 20);
+  }
+  set_eval_weights(Rule::kExactFive, saved);
+  EXPECT_EQ(eval_weights(Rule::kExactFive), saved);
+}
+
+// The evaluation with the shipped weights is the same under the 8 board transforms, and so
+// are the features the tuner reads.
+TEST(GomokuEvalWeights, EvaluationIsSymmetricUnderTheEightTransforms) {
+  for (const Rule rule : {Rule::kFreestyle, Rule::kExactFive}) {
+    for (const Position& p : eval_random_positions(rule, 4, 40, 7)) {
+      const auto x = eval_features(p);
+      for (int t = 1; t < Position::kNumSymmetries; ++t) {
+        const Position q = p.transformed(t);
+        ASSERT_EQ(q.evaluate(), p.evaluate()) << "transform " << t << "\n" << p.to_string();
+        ASSERT_EQ(eval_features(q), x) << "transform " << t;
+      }
+    }
+  }
+}
+
+// The O(1) queries the search asks at every node agree with the scans they stand for.
+TEST(GomokuEvalWeights, QuickQueriesAgreeWithTheScans) {
+  for (const Rule rule : {Rule::kFreestyle, Rule::kRenju}) {
+    for (const Position& p : eval_random_positions(rule, 8, 60, 21)) {
+      // threat_moves skips its scan when the counts say there is nothing: the same list as
+      // the points a scan finds.
+      MoveList<Position> threats;
+      p.threat_moves(threats);
+      std::vector<int> scanned;
+      for (int sq = 0; sq < kSquares; ++sq)
+        if (p.stone(sq) == kEmpty && p.threat(sq, p.side_to_move()) >= Threat::kFlexThree &&
+            !p.is_forbidden(Move{static_cast<std::uint16_t>(sq)}))
+          scanned.push_back(sq);
+      EXPECT_EQ(testing::squares(threats), scanned) << p.to_string();
+      bool forcing = false;
+      for (int sq = 0; sq < kSquares; ++sq)
+        for (const Color c : {kBlack, kWhite})
+          if (p.stone(sq) == kEmpty && !p.point_flagged(sq, c) &&
+              p.threat(sq, c) >= Threat::kFlexFour)
+            forcing = true;
+      EXPECT_EQ(p.quiet_position(), !forcing) << p.to_string();
+    }
+  }
+}
+
+// The tuner recovers known weights: results drawn as the logistic of a known linear
+// evaluation (as probabilities, so the fit's optimum is exactly those weights) on random
+// counts, tuned from different starting weights.
+TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
+  EvalWeights truth = builtin_eval_weights(Rule::kFreestyle);
+  truth.pattern = {0, 0, 8, 30, 20, 90, 120, 400, 900, 0};
+  truth.combination = {0, -10, 5, 40, 60, 300, 80, 600, 700, 1200};
+  truth.tempo = 30;
+  const double k = 0.8;
+  Rng rng(3);
+  std::vector<TuneSample> data;
+  for (int i = 0; i < 4000; ++i) {
+    TuneSample s{};
+    for (int f = 0; f < kEvalFeatures - 1; ++f)
+      s.x[f] = static_cast<std::int16_t>(static_cast<int>(rng.below(7)) - 3);
+    s.x[kEvalFeatures - 1] = 1;
+    s.result = static_cast<float>(1 / (1 + std::exp(-k * linear_eval(s.x, truth) / 400)));
+    data.push_back(s);
+  }
+  EvalWeights start = truth;
+  for (auto& v : start.pattern) v = v / 2 + 10;
+  for (auto& v : start.combination) v = v / 2;
+  // The weights the tuner keeps fixed start at the truth.
+  start.pattern[0] = start.pattern[1] = start.pattern[9] = 0;
+  start.combination[0] = 0;
+  const auto r = tune(data, start, {.epochs = 3000, .learning_rate = 5, .k = k});
+  EXPECT_LT(r.final_error, r.initial_error / 100);
+  for (int i = 2; i < 9; ++i) EXPECT_NEAR(r.weights.pattern[i], truth.pattern[i], 3) << i;
+  for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.combination[i], truth.combination[i], 3) << i;
+  // fit_k finds the scale the data were drawn with.
+  EXPECT_NEAR(fit_k(data, truth), k, 0.01);
+}
+
+}  // namespace
+}  // namespace kibitz::gomoku
