@@ -253,8 +253,10 @@ Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rul
   gomoku::Position pos({.size = size, .rule = rule});
   std::size_t added = 0;
   int ply = 0;
-  for (std::size_t i = 1; i < line.size(); ++i) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
     const go::SgfNode& node = tree.nodes[static_cast<std::size_t>(line[i])];
+    for (const char* setup : {"AB", "AW", "AE"})
+      if (node.find(setup)) return fail("setup stones ({}) are not read: moves only", setup);
     for (const char* colour : {"B", "W"}) {
       const go::SgfProperty* p = node.find(colour);
       if (!p || p->values.empty()) continue;

@@ -107,7 +107,7 @@ Result<EvalWeights> parse_eval_weights(std::string_view text) {
     return bad(fmt::format("not JSON (byte {})", e.byte));
   }
   if (!j.is_object()) return bad("not a JSON object");
-  if (j.value("format", std::string{}) != "kibitz-gomoku-eval")
+  if (!j.contains("format") || j["format"] != "kibitz-gomoku-eval")
     return bad("\"format\" must be \"kibitz-gomoku-eval\"");
   if (!j.contains("version") || j["version"] != 1) return bad("\"version\" must be 1");
   EvalWeights w;
