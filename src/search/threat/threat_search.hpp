@@ -51,34 +51,25 @@ class ThreatSearch {
 
   // Does the side to move of `s` win by kind? `s` is restored on return.
   ThreatResult<G> solve(G& s, ThreatKind kind, const ThreatLimits& limits) {
+    kind_ = kind;
+    limits_ = limits;
+    nodes_ = 0;
+    aborted_ = false;
     ThreatResult<G> r;
-    const int depth = prove(s, kind, limits, &r.move);
-    r.win = depth > 0;
+    // Iterative deepening: short wins first, and cheap failures fill the cache.
+    for (int depth = 1; depth <= limits.max_depth && !aborted_; ++depth) {
+      Move best = Move::none();
+      if (attack(s, depth, &best) && !aborted_) {
+        r.win = true;
+        r.move = best;
+        break;
+      }
+    }
     r.nodes = nodes_;
     r.aborted = aborted_ && !r.win;
     if (r.win) r.line = principal_line(s, r.move);
     return r;
   }
-
-  // The same search without the line (it allocates nothing: the alpha-beta calls it at its
-  // leaves): the fewest attacker moves that win, or 0 when none was proven. `first` receives
-  // the first winning move.
-  int prove(G& s, ThreatKind kind, const ThreatLimits& limits, Move* first = nullptr) {
-    kind_ = kind;
-    limits_ = limits;
-    nodes_ = 0;
-    aborted_ = false;
-    // Iterative deepening: short wins first, and cheap failures fill the cache.
-    for (int depth = 1; depth <= limits.max_depth && !aborted_; ++depth) {
-      Move best = Move::none();
-      if (attack(s, depth, &best) && !aborted_) {
-        if (first) *first = best;
-        return depth;
-      }
-    }
-    return 0;
-  }
-  std::uint64_t nodes() const { return nodes_; }
 
  private:
   struct Entry {
