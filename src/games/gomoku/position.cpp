@@ -11,7 +11,6 @@
 
 namespace kibitz::gomoku {
 
-using detail::entry_captures;
 using detail::entry_fours;
 using detail::entry_pattern;
 using detail::entry_straight_four;
