@@ -251,16 +251,17 @@ TEST(GomokuPatterns, IncrementalStateMatchesTheReferenceOnTheLargestBoard) {
 
 TEST(GomokuPatterns, EvaluationIsFromTheSideToMove) {
   Position p;
-  EXPECT_EQ(p.evaluate(), 30);  // only the tempo on an empty board
+  const int tempo = builtin_eval_weights(p.rule()).tempo;
+  EXPECT_EQ(p.evaluate(), tempo);  // only the tempo on an empty board
   p.apply(at(7, 7));
   const int white_view = p.evaluate();
-  EXPECT_LT(white_view, 0);
+  EXPECT_LT(white_view, tempo);  // black's stone counts against white
   // Black to move with an open three: a winning four next move.
   Position three = setup({}, {"XXX"}, kBlack, 6, 7);
   EXPECT_GE(three.evaluate(), 10000);
   EXPECT_LT(three.evaluate(), 20000);
   Position against = setup({}, {"XXX"}, kWhite, 6, 7);
-  EXPECT_LT(against.evaluate(), -300);
+  EXPECT_LT(against.evaluate(), tempo - 300);
   Position four = setup({}, {"OXXXX"}, kBlack, 5, 7);
   EXPECT_GE(four.evaluate(), 14000);
   EXPECT_LT(four.evaluate(), 20000);
