@@ -36,7 +36,8 @@ inline constexpr std::array<std::string_view, 10> kThreatNames = {
 // the evaluation's 16-bit per-point field, and pattern values are summed as unsigned fields.
 inline constexpr int kMaxPatternWeight = 4000;
 inline constexpr int kMaxCombinationWeight = 8000;
-inline constexpr int kMaxTempo = 1000;
+// The tempo is added once to the whole evaluation (clamped to +-9000): up to a third of that.
+inline constexpr int kMaxTempo = 3000;
 
 // Parses a weights file's text; the error is one line naming the file's problem.
 Result<EvalWeights> parse_eval_weights(std::string_view json);

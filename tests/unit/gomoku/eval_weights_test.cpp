@@ -77,7 +77,7 @@ TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
       {replaced("\"five\": 1000", "\"five\": 1e3"), "pattern.five must be an integer"},
       {replaced("\"five\": 1000", "\"five\": -1"), "pattern.five = -1 is outside 0..4000"},
       {replaced("\"four_three\": ", "\"four_three\": 9"), "combination.four_three"},
-      {replaced("\"tempo\": ", "\"tempo\": -9"), "tempo = -91000 is outside -1000..1000"},
+      {replaced("\"tempo\": ", "\"tempo\": -9"), "tempo = -91000 is outside -3000..3000"},
       {replaced("\"rule\": \"freestyle\"", "\"rule\": \"go\""), "unknown rule 'go'"},
       {replaced("\"combination\": {", "\"combination\": 3, \"x\": {"), "'combination' must be"},
   };
