@@ -32,6 +32,8 @@ Runner add_go(CLI::App& root);
 Runner add_diplomacy(CLI::App& root);
 // `go db stats|prune|export` under the `go` command (src/cli/go.cpp runs it when chosen).
 Runner add_go_db(CLI::App& go_cmd);
+// `go train-patterns` and `go eval-patterns` (src/cli/go_patterns.cpp); -1 when neither ran.
+Runner add_go_patterns(CLI::App& go_cmd);
 
 // The Go deep-search configuration from --config FILE, --preset NAME and --db FILE (the
 // defaults without a file); an error for a bad file or a preset without a file (go.cpp).

@@ -107,13 +107,15 @@ Examples:
   kibitz go selfplay --moves 40 --config configs/go.yaml --preset fast --size 9
   kibitz go ingest games/ --db /tmp/go.db --visits 400
   kibitz go db stats --db /tmp/go.db
+  kibitz go train-patterns ../shared/data/go/kgs-6d/KGS-2001-19-2298-.tar.gz --games 200 --out /tmp/p.json
+  kibitz go eval-patterns ../shared/data/go/kgs-6d/KGS-2017_01-19-733-.tar.gz --games 100
 )";
 
 }  // namespace
 
 Runner add_go(CLI::App& root) {
   auto* cmd = root.add_subcommand(
-      "go", "Go deep search tools: self-play test match, SGF ingestion, position database");
+      "go", "Go tools: deep-search self-play, SGF ingestion, position database, move patterns");
   cmd->require_subcommand(1);
   cmd->footer(kGoExamples);
 
@@ -150,10 +152,12 @@ Runner add_go(CLI::App& root) {
   i->add_flag("--no-progress", in->no_progress, "never draw the progress line");
 
   Runner db = add_go_db(*cmd);
+  Runner patterns = add_go_patterns(*cmd);
 
-  return [cmd, s, i, sp, in, db]() -> int {
+  return [cmd, s, i, sp, in, db, patterns]() -> int {
     if (s->parsed()) return run_selfplay(*sp);
     if (i->parsed()) return run_ingest(*in);
+    if (const int r = patterns(); r >= 0) return r;
     for (auto* sub : cmd->get_subcommands())
       if (sub->get_name() == "db") return db();
     return report_error(cmd->help(), 2);

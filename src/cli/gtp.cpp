@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "engine/go_deep.hpp"
 #include "games/go/board.hpp"
+#include "games/go/pattern_model.hpp"
 #include "protocol/gtp/gtp.hpp"
 
 namespace kibitz::cli {
@@ -22,7 +23,8 @@ struct GtpArgs {
   double komi = 7.5;
   int size = 19;
   bool no_resign = false;
-  std::string config;  // go.yaml: the deep search and the position database
+  std::string patterns;  // move-prediction weights instead of the built-in ones
+  std::string config;    // go.yaml: the deep search and the position database
   std::string preset;
   std::string db;
   bool quiet_deep = false;
@@ -34,6 +36,11 @@ int run_gtp(const GtpArgs& a) {
   if (a.size < go::kMinSize || a.size > go::kMaxSize)
     return report_error(fmt::format("--size {}: {} to {}", a.size, go::kMinSize, go::kMaxSize), 2);
   if (a.threads < 1 || a.threads > 256) return report_error("--threads: 1 to 256", 2);
+  if (!a.patterns.empty()) {
+    auto model = go::PatternModel::load(a.patterns);
+    if (!model) return report_error(model.error().message, 2);
+    go::PatternModel::set_active(std::move(*model));
+  }
   gtp::SessionOptions o;
   if (!a.config.empty() || !a.db.empty()) {
     auto cfg = deep_config_from(a.config, a.preset, a.db);
@@ -74,6 +81,9 @@ Runner add_gtp(CLI::App& root) {
   cmd->add_option("--komi", a->komi, "komi until the controller sets one")->capture_default_str();
   cmd->add_option("--size", a->size, "board size until boardsize (5..19)")->capture_default_str();
   cmd->add_flag("--no-resign", a->no_resign, "never resign");
+  cmd->add_option("--patterns", a->patterns,
+                  "move-prediction weights for the priors (default: the built-in "
+                  "data/go/patterns.json; `kibitz go train-patterns` writes others)");
   cmd->add_option("--config", a->config,
                   "go.yaml: turns on the deep search with its position database "
                   "(configs/go.yaml documents every setting)");

@@ -206,6 +206,7 @@ Position Position::transformed(int t) const {
   out.captured_ = captured_;
   out.ko_ = static_cast<std::uint16_t>(transform_point(ko_, t, n));
   out.last_move_ = static_cast<std::uint16_t>(transform_point(last_move_, t, n));
+  out.prev_move_ = static_cast<std::uint16_t>(transform_point(prev_move_, t, n));
   out.history_.clear();
   out.history_.push(out.stone_hash_);
   out.refresh_hash();
@@ -360,10 +361,12 @@ void Position::apply(Move m) {
   const Color o = opponent(c);
   if (m.is_resign()) {
     resigned_ = static_cast<std::int8_t>(c);
+    prev_move_ = last_move_;
     last_move_ = m.sq;
     return;
   }
   ++moves_;
+  prev_move_ = last_move_;
   last_move_ = m.sq;
   to_move_ = o;
   if (m.is_pass()) {

@@ -211,6 +211,7 @@ class Position {
   int passes() const { return passes_; }  // consecutive passes just played
   int moves_played() const { return moves_; }
   Move last_move() const { return Move{last_move_}; }
+  Move previous_move() const { return Move{prev_move_}; }   // the move before last_move()
   int captured(Color c) const { return captured_[c]; }      // stones c has taken
   std::uint64_t stone_hash() const { return stone_hash_; }  // the stones alone (superko key)
   int history_size() const { return static_cast<int>(history_.n); }
@@ -265,6 +266,7 @@ class Position {
   std::uint64_t hash_ = 0;
   std::uint16_t ko_ = kNoPoint;
   std::uint16_t last_move_ = kNoPoint;
+  std::uint16_t prev_move_ = kNoPoint;
   std::uint8_t to_move_ = kBlack;
   std::uint8_t passes_ = 0;
   std::int8_t resigned_ = kNoColor;

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdlib>
 
+#include "games/go/pattern_model.hpp"
 #include "games/go/patterns.hpp"
 #include "games/go/search_traits.hpp"
 #include "games/go/tactics.hpp"
@@ -180,6 +181,12 @@ Move playout_move(const Position& p, Rng& rng) {
   for (std::size_t i = 0; i < start; ++i)
     if (playout_acceptable(p, empties[i])) return at_point(empties[i]);
   return Move::pass();
+}
+
+void pattern_priors(const Position& p, std::span<const Move> moves, std::span<float> out) {
+  const PatternModel& model = PatternModel::active();
+  if (model.num_patterns() == 0) return move_priors(p, moves, out);
+  model.priors(p, moves, out);
 }
 
 void move_priors(const Position& p, std::span<const Move> moves, std::span<float> out) {

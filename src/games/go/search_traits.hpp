@@ -1,7 +1,8 @@
 #pragma once
 // Go hooks for the generic MCTS (search/mcts): a fast rule-based playout policy in the spirit
-// of Pachi's Moggy and Fuego's playout rules, hand-made PUCT priors, and the point index used
-// for the AMAF statistics. The rules are in playout.cpp.
+// of Pachi's Moggy and Fuego's playout rules, PUCT priors from the learned move patterns (with
+// the hand-made rules as fallback), and the point index used for the AMAF statistics. The
+// rules are in playout.cpp.
 #include <cstddef>
 #include <span>
 
@@ -32,8 +33,12 @@ Move playout_move(const Position& p, Rng& rng);
 // A point is a sensible playout move for the side to move (the test of rule 4).
 bool playout_acceptable(const Position& p, int sq);
 
-// PUCT priors (any non-negative weights; the search normalises them): captures and atari
-// escapes high (more for bigger chains), an escape into a working ladder and an atari that
+// PUCT priors from the learned move-prediction model (pattern_model.hpp): the active model's
+// move strengths normalised to sum 1; move_priors() when the model lists no patterns.
+void pattern_priors(const Position& p, std::span<const Move> moves, std::span<float> out);
+
+// The hand-written PUCT priors (any non-negative weights; the search normalises them): captures and
+// atari escapes high (more for bigger chains), an escape into a working ladder and an atari that
 // wins a ladder read by tactics.hpp (low and high), self-atari and own-eye filling low,
 // ataris and MoGo's 3x3 shapes (patterns.hpp) favoured, moves near the last move and on the
 // 3rd / 4th lines mildly favoured, the 1st / 2nd lines low while the board is still open,
@@ -51,7 +56,7 @@ struct SearchTraits<go::Position> : DefaultSearchTraits<go::Position> {
 
   static Move playout_move(const Position& p, Rng& rng) { return go::playout_move(p, rng); }
   static void priors(const Position& p, std::span<const Move> moves, std::span<float> out) {
-    go::move_priors(p, moves, out);
+    go::pattern_priors(p, moves, out);
   }
   // AMAF bookkeeping by point (pass and resign included).
   static constexpr std::size_t kMctsMoveIndexSize = go::kNumPoints + 2;

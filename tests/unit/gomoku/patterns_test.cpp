@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/rng.hpp"
+#include "games/gomoku/eval_weights.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
 namespace kibitz::gomoku {

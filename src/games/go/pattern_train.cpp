@@ -1,0 +1,200 @@
+// Fitting and measuring the move-prediction model (see pattern_train.hpp).
+#include "games/go/pattern_train.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <unordered_map>
+
+#include "core/bradley_terry.hpp"
+#include "core/progress.hpp"
+#include "games/go/sgf.hpp"
+#include "games/go/sgf_collection.hpp"
+
+namespace kibitz::go {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+struct GameCounts {
+  int games = 0, bad = 0;
+};
+
+// Calls fn(position, move) for every move of the selected records, the position being the one
+// the move is played in, with the mover to move.
+Result<GameCounts> for_each_position(const PatternTrainOptions& o, const std::string& label,
+                                     const std::function<void(const Position&, Move)>& fn) {
+  GameCounts counts;
+  int seen = 0;
+  const auto total = static_cast<std::uint64_t>(o.max_games);
+  Progress progress = o.progress ? Progress(label, total) : Progress(label, total, stderr, false);
+  auto r = for_each_sgf(o.inputs, [&](std::string_view, std::string_view text) {
+    if (o.max_games > 0 && counts.games >= o.max_games) return false;
+    if (seen++ % std::max(1, o.stride) != 0) return true;
+    ++counts.games;
+    progress.update(static_cast<std::uint64_t>(counts.games));
+    auto record = read_sgf(text);
+    if (!record) {
+      ++counts.bad;
+      return true;
+    }
+    Rules rules;
+    rules.superko = false;  // records are played under the server's ko rule
+    rules.max_moves = Position::kHistoryCapacity - 1;
+    auto start = replay(*record, rules, 0);
+    if (!start) {
+      ++counts.bad;
+      return true;
+    }
+    Position p = std::move(*start);
+    for (std::size_t i = 0; i < record->moves.size(); ++i) {
+      const auto& [color, m] = record->moves[i];
+      const bool setup =
+          std::any_of(record->later_setup.begin(), record->later_setup.end(),
+                      [&](const SetupStone& s) { return s.before_move <= static_cast<int>(i); });
+      if (setup || p.is_terminal() || m.is_resign()) {
+        counts.bad += setup;
+        break;
+      }
+      if (p.to_move() != color) p.set_to_move(color);
+      if (!p.is_legal(m)) {
+        ++counts.bad;
+        break;
+      }
+      fn(p, m);
+      p.apply(m);
+    }
+    return true;
+  });
+  progress.finish();
+  if (!r) return tl::unexpected(r.error());
+  return counts;
+}
+
+}  // namespace
+
+Result<PatternModel> train_pattern_model(const PatternTrainOptions& o, PatternTrainStats& stats) {
+  const auto t0 = Clock::now();
+
+  // Pass 1: the patterns around the moves played.
+  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, int>> seen;  // key: count, size
+  auto pass1 = for_each_position(o, "patterns: dictionary", [&](const Position& p, Move m) {
+    if (!m.is_point()) return;
+    const PatternKeys k = pattern_keys(p, m.sq);
+    for (int s = 0; s < kNumPatternSizes; ++s) {
+      auto& e = seen[k.key[s]];
+      ++e.first;
+      e.second = s;
+    }
+  });
+  if (!pass1) return tl::unexpected(pass1.error());
+  std::vector<PatternEntry> dictionary;
+  for (const auto& [key, e] : seen)
+    if (static_cast<int>(e.first) >= o.min_count) dictionary.push_back({key, e.second, 1.0f});
+  std::sort(dictionary.begin(), dictionary.end(), [](const PatternEntry& a, const PatternEntry& b) {
+    return a.size != b.size ? a.size < b.size : a.key < b.key;
+  });
+  seen = {};
+  stats.patterns_by_size = {};
+  for (const auto& e : dictionary) ++stats.patterns_by_size[e.size];
+  PatternModel model(std::move(dictionary));
+
+  // Pass 2: one competition per position.
+  TeamCompetitions data;
+  data.slots = kNumFeatureGroups;
+  MoveList<Position> moves;
+  auto pass2 = for_each_position(o, "patterns: positions", [&](const Position& p, Move played) {
+    moves.clear();
+    p.legal_moves(moves);
+    const std::uint64_t first = data.teams();
+    std::uint64_t winner = ~std::uint64_t{0};
+    for (const Move m : moves) {
+      const MoveFeatures f = model.features(p, m);
+      if (m == played) winner = data.teams();
+      for (int g = 0; g < kNumFeatureGroups; ++g)
+        data.members.push_back(f.value[g] == kNoFeature ? TeamCompetitions::kNone
+                                                        : static_cast<std::uint32_t>(
+                                                              model.group_offset(g) + f.value[g]));
+    }
+    if (winner == ~std::uint64_t{0}) {  // cannot happen for a legal move; keep the data sound
+      data.members.resize(first * kNumFeatureGroups);
+      return;
+    }
+    data.winner.push_back(winner);
+    data.start.push_back(data.teams());
+  });
+  if (!pass2) return tl::unexpected(pass2.error());
+  stats.games = pass2->games;
+  stats.bad_records = pass2->bad;
+  stats.positions = data.competitions();
+  stats.candidates = data.teams();
+  if (data.competitions() == 0) return kibitz::fail("no positions in the records given");
+
+  const auto its = static_cast<std::uint64_t>(o.iterations);
+  Progress progress = o.progress ? Progress("patterns: fitting", its)
+                                 : Progress("patterns: fitting", its, stderr, false);
+  BradleyTerryOptions bt;
+  bt.iterations = o.iterations;
+  bt.prior = o.prior;
+  stats.log_likelihood.clear();
+  bt.on_iteration = [&](int it, double ll) {
+    stats.log_likelihood.push_back(ll);
+    progress.update(static_cast<std::uint64_t>(it), fmt::format("log-likelihood {:.4f}", ll));
+  };
+  const double final_ll = fit_bradley_terry(data, model.gammas(), bt);
+  model.clamp_gammas();
+  stats.log_likelihood.push_back(final_ll);
+  progress.finish(fmt::format("log-likelihood {:.4f}", final_ll));
+  stats.seconds = seconds_since(t0);
+  return model;
+}
+
+Result<PredictionStats> measure_pattern_model(const PatternModel& model,
+                                              const PatternTrainOptions& o) {
+  PredictionStats st;
+  MoveList<Position> moves;
+  std::vector<double> strength;
+  double ll = 0;
+  auto r = for_each_position(o, "patterns: measuring", [&](const Position& p, Move played) {
+    moves.clear();
+    p.legal_moves(moves);
+    const auto t = Clock::now();
+    strength.resize(moves.size());
+    double played_strength = -1, total = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      strength[i] = model.strength(p, moves[i]);
+      total += strength[i];
+      if (moves[i] == played) played_strength = strength[i];
+    }
+    st.scoring_seconds += seconds_since(t);
+    if (played_strength < 0) return;
+    std::size_t rank = 0;  // other moves at least as strong
+    bool skipped_self = false;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (moves[i] == played && !skipped_self) {
+        skipped_self = true;
+        continue;
+      }
+      rank += strength[i] >= played_strength;
+    }
+    ++st.positions;
+    st.candidates += moves.size();
+    st.top1 += rank < 1;
+    st.top5 += rank < 5;
+    st.top10 += rank < 10;
+    ll += std::log(played_strength / total);
+  });
+  if (!r) return tl::unexpected(r.error());
+  st.games = r->games;
+  st.bad_records = r->bad;
+  st.mean_log_likelihood = st.positions ? ll / static_cast<double>(st.positions) : 0;
+  return st;
+}
+
+}  // namespace kibitz::go
