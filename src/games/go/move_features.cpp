@@ -110,27 +110,52 @@ std::int32_t distance_value(int sq, Move other) {
 
 int gridcular_distance(int a, int b) { return gridcular(x_of(a) - x_of(b), y_of(a) - y_of(b)); }
 
-PatternKeys pattern_keys(const Position& p, int sq) {
-  const int n = p.size();
-  const int x0 = x_of(sq), y0 = y_of(sq);
-  const Color me = p.to_move();
+namespace {
+
+// Reads the pattern points of the sizes from..to-1 into the 8 symmetric hashes.
+struct PatternReader {
+  const Position& p;
+  int x0, y0, n;
+  Color me;
   std::array<std::uint64_t, 8> h{};
-  PatternKeys out;
-  int i = 0;
-  for (int s = 0; s < kNumPatternSizes; ++s) {
-    for (; i < kGeometry.end[s]; ++i) {
-      const int x = x0 + kGeometry.offset[i].dx, y = y0 + kGeometry.offset[i].dy;
+  int next = 0;  // the next point to read
+
+  PatternReader(const Position& pos, int sq)
+      : p(pos), x0(x_of(sq)), y0(y_of(sq)), n(pos.size()), me(pos.to_move()) {}
+
+  std::uint64_t key(int size) {
+    for (; next < kGeometry.end[size]; ++next) {
+      const int x = x0 + kGeometry.offset[next].dx, y = y0 + kGeometry.offset[next].dy;
       int state = kStateOff;
       if (x >= 0 && y >= 0 && x < n && y < n) {
         const Color c = p.at(point_of(x, y));
-        state = c == kEmpty ? kStateEmpty : c == me ? kStateOwn : kStateOpponent;
+        if (c == kEmpty) continue;
+        state = c == me ? kStateOwn : kStateOpponent;
       }
-      if (state == kStateEmpty) continue;
-      for (int t = 0; t < 8; ++t) h[t] ^= kPatternZobrist[kGeometry.image[t][i] * 4 + state];
+      for (int t = 0; t < 8; ++t) h[t] ^= kPatternZobrist[kGeometry.image[t][next] * 4 + state];
     }
-    out.key[s] = *std::min_element(h.begin(), h.end()) ^ kSizeSalt[s];
+    return *std::min_element(h.begin(), h.end()) ^ kSizeSalt[size];
   }
+};
+
+}  // namespace
+
+PatternKeys pattern_keys(const Position& p, int sq) {
+  PatternReader r(p, sq);
+  PatternKeys out;
+  for (int s = 0; s < kNumPatternSizes; ++s) out.key[s] = r.key(s);
   return out;
+}
+
+std::int32_t listed_pattern(const Position& p, int sq, const PatternTableView& table) {
+  PatternReader r(p, sq);
+  std::int32_t best = 0;
+  for (int s = 0; s < kNumPatternSizes; ++s) {
+    const std::int32_t v = table.find(r.key(s));
+    if (v == 0) break;
+    best = v;
+  }
+  return best;
 }
 
 MoveFeatures move_features(const Position& p, Move m, bool read_ladders) {
@@ -160,8 +185,12 @@ MoveFeatures move_features(const Position& p, Move m, bool read_ladders) {
     f.value[kCaptureGroup] = kind * 3 + size;
   }
 
-  const int libs_after = p.liberties_after(sq, 3);
   const Chains in_atari = chains_next_to(p, sq, me, 1);
+  // Two empty neighbours already rule out a self-atari; the exact count (up to 3) matters only
+  // then and for an extension.
+  int empty = 0;
+  for (const int nb : neighbours(sq)) empty += p.at(nb) == kEmpty;
+  const int libs_after = empty < 2 || in_atari.n > 0 ? p.liberties_after(sq, 3) : empty;
   const Chains two_libs = chains_next_to(p, sq, opp, 2);
   bool caught = false, ladder_atari = false;
   if (read_ladders && ((in_atari.n > 0 && libs_after == 2) || two_libs.n > 0)) {

@@ -28,6 +28,25 @@ struct PatternKeys {
 // sizes never coincide in practice (each size mixes in its own constant).
 PatternKeys pattern_keys(const Position& p, int sq);
 
+// A dictionary of pattern keys (open addressing, linear probing, a zero key marks a free slot)
+// as the model keeps it, for listed_pattern().
+struct PatternTableView {
+  const std::uint64_t* keys = nullptr;
+  const std::int32_t* values = nullptr;
+  std::uint64_t mask = 0;
+  std::int32_t find(std::uint64_t key) const {
+    for (std::uint64_t slot = key & mask; keys[slot] != 0; slot = (slot + 1) & mask)
+      if (keys[slot] == key) return values[slot];
+    return 0;
+  }
+};
+
+// The value of the largest pattern around sq that the table lists (0: not even the 3x3).
+// Sizes are read smallest first and reading stops at the first one not listed: a dictionary
+// of patterns seen at least n times never lists a pattern without the smaller ones it
+// contains, so the larger sizes are not read for nothing.
+std::int32_t listed_pattern(const Position& p, int sq, const PatternTableView& table);
+
 // The feature groups and how many values each has. kPatternGroup's values are indices into a
 // pattern dictionary (the model's), the rest are fixed:
 //  pass        0 pass, 1 pass right after the opponent's pass

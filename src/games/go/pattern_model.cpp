@@ -67,18 +67,17 @@ void PatternModel::build_table() {
 }
 
 int PatternModel::pattern_value(const PatternKeys& keys) const {
-  for (int s = kNumPatternSizes - 1; s >= 0; --s) {
-    const std::uint64_t k = keys.key[s];
-    for (std::uint64_t slot = k & table_mask_; table_keys_[slot] != 0;
-         slot = (slot + 1) & table_mask_)
-      if (table_keys_[slot] == k) return table_values_[slot];
-  }
+  const PatternTableView table{table_keys_.data(), table_values_.data(), table_mask_};
+  for (int s = kNumPatternSizes - 1; s >= 0; --s)
+    if (const int v = table.find(keys.key[s])) return v;
   return 0;
 }
 
 MoveFeatures PatternModel::features(const Position& p, Move m) const {
   MoveFeatures f = move_features(p, m);
-  if (m.is_point()) f.value[kPatternGroup] = pattern_value(pattern_keys(p, m.sq));
+  if (m.is_point())
+    f.value[kPatternGroup] =
+        listed_pattern(p, m.sq, {table_keys_.data(), table_values_.data(), table_mask_});
   return f;
 }
 
