@@ -41,6 +41,7 @@ int run_gtp(const GtpArgs& a) {
     if (!model) return report_error(model.error().message, 2);
     go::PatternModel::set_active(std::move(*model));
   }
+  go::PatternModel::active();  // read the built-in weights now, not on the first move's clock
   gtp::SessionOptions o;
   if (!a.config.empty() || !a.db.empty()) {
     auto cfg = deep_config_from(a.config, a.preset, a.db);

@@ -70,30 +70,39 @@ void GoEngine::play(Move m) {
   if (has_tree_ && mcts_.root_state().is_legal(m)) mcts_.advance(m);
 }
 
-std::int64_t GoEngine::clock_budget_ms(const Position& pos) const {
+GoEngine::ClockLimits GoEngine::clock_limits_ms(const Position& pos) const {
   const int me = pos.to_move() == go::kWhite ? 1 : 0;
   const GoClock& c = clock_;
-  if (!c.set && !c.left_known[me]) return kDefaultMoveMs;
+  if (!c.set && !c.left_known[me]) return {kDefaultMoveMs, kDefaultMoveMs};
   // GTP: byo-yomi time with no stones means no time limit.
-  if (c.set && c.byo_stones == 0 && c.byo_ms > 0) return kDefaultMoveMs;
+  if (c.set && c.byo_stones == 0 && c.byo_ms > 0) return {kDefaultMoveMs, kDefaultMoveMs};
   std::int64_t left = c.left_known[me] ? c.left_ms[me] : c.main_ms;
   int stones = c.left_known[me] ? c.left_stones[me] : 0;
   if (!c.left_known[me] && c.main_ms == 0 && c.byo_stones > 0) {  // byo-yomi from the start
     left = c.byo_ms;
     stones = c.byo_stones;
   }
-  std::int64_t per_move = 0;
+  std::int64_t per_move = 0, most = 0;
   if (stones > 0) {
+    // A period: the stones' share; an unclear move may take up to twice it while every
+    // stone still to play keeps at least half its share (one stone: the whole period).
     per_move = left / stones;
+    most = std::min(2 * per_move, left - (stones - 1) * (per_move / 2));
   } else {
     const int empty = static_cast<int>(pos.empty_points().size());
     per_move = left / std::max(20, empty / 3);
-    if (c.byo_stones > 0) per_move += c.byo_ms / c.byo_stones;
+    // Main time: up to three times the share, never more than a sixth of what is left.
+    most = std::min(3 * per_move, left / 6);
+    if (c.byo_stones > 0) {
+      per_move += c.byo_ms / c.byo_stones;
+      most += c.byo_ms / c.byo_stones;
+    }
   }
+  most = std::max(most, per_move);
   // The safety margin scales with the move's share: a fixed 100 ms would keep 2.7 s of a 3 s
   // sudden-death clock unused (every share below it fell to the floor).
   const std::int64_t margin = std::min(kSafetyMs, per_move / 5);
-  return std::max<std::int64_t>(1, per_move - margin);
+  return {std::max<std::int64_t>(1, per_move - margin), std::max<std::int64_t>(1, most - margin)};
 }
 
 void GoEngine::stop() {
@@ -139,10 +148,20 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
   const bool has_clock = clock_.set || clock_.left_known[me_index];
   TimeBudget budget;
   std::int64_t move_ms = 0;  // the move's time budget (0: none)
+  std::int64_t most_ms = 0;  // how far an unclear move may go (a clock without the deep search)
+  o.stop_when_decided = o.extend_when_unclear = false;
+  mcts_.set_options(o);
   if (limits.movetime_ms > 0) {
     move_ms = limits.movetime_ms;
   } else if (limits.visits == 0 && (!deep_ || has_clock)) {
-    move_ms = clock_budget_ms(pos);
+    const ClockLimits l = clock_limits_ms(pos);
+    move_ms = l.target_ms;
+    // On a real clock the time a decided move saves goes to the unclear ones.
+    if (has_clock && !deep_) {
+      most_ms = l.most_ms;
+      o.stop_when_decided = o.extend_when_unclear = true;
+      mcts_.set_options(o);
+    }
   } else if (limits.visits == 0) {
     o.max_visits = deep_->config().standard_visits;  // the deep search's standard search
     mcts_.set_options(o);
@@ -152,7 +171,7 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
   if (deep_ && has_clock && limits.movetime_ms <= 0 && move_ms > 0)
     standard_ms = std::max<std::int64_t>(
         10, static_cast<std::int64_t>(deep_->config().standard_time_share * move_ms));
-  if (move_ms > 0) budget.start(standard_ms, standard_ms);
+  if (move_ms > 0) budget.start(standard_ms, std::max(standard_ms, most_ms));
   d.result = run_search(budget, info);
   const Result& r = d.result;
   if (r.moves.empty()) {
@@ -211,6 +230,7 @@ GoEngine::Result GoEngine::analyze(const Position& pos, const InfoCallback& info
   search::MctsOptions o = mcts_.options();
   o.max_visits = 0;
   o.max_playouts = min_playouts;
+  o.stop_when_decided = o.extend_when_unclear = false;
   o.info_interval_ms = 0;
   mcts_.set_options(o);
   TimeBudget first;

@@ -94,11 +94,22 @@ class GoEngine {
 
   void set_clock(const GoClock& clock) { clock_ = clock; }
   const GoClock& clock() const { return clock_; }
-  // The budget for the side to move of `pos` from the clock: in byo-yomi, the period's time
-  // per stone; in main time, main time left / max(20, empty points / 3) plus the byo-yomi
-  // time per stone; minus a safety margin of a fifth of that, at most kSafetyMs (at least
-  // 1 ms in all). kDefaultMoveMs without time settings.
-  std::int64_t clock_budget_ms(const go::Position& pos) const;
+  // The time for the side to move of `pos` from the clock. The target: in byo-yomi, the
+  // period's time per stone; in main time, main time left / max(20, empty points / 3) plus
+  // the byo-yomi time per stone. The most an unclear move may take (the search goes past the
+  // target only while the race at the root is open, and stops before it once the best move
+  // is decided): in a period twice the share while every other stone keeps half of its own,
+  // in main time three times the share but at most a sixth of it. Both minus a safety margin
+  // of a fifth of the share, at most kSafetyMs, and at least 1 ms. kDefaultMoveMs (both)
+  // without time settings.
+  struct ClockLimits {
+    std::int64_t target_ms;
+    std::int64_t most_ms;
+  };
+  ClockLimits clock_limits_ms(const go::Position& pos) const;
+  std::int64_t clock_budget_ms(const go::Position& pos) const {
+    return clock_limits_ms(pos).target_ms;
+  }
 
   // Chooses a move for the side to move of `pos` (a copy is searched). Synchronous; stop()
   // from another thread ends it early with the best answer so far.

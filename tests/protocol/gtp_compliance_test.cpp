@@ -140,6 +140,41 @@ TEST(GtpCompliance, Repro9ClockReserveScalesWithTheClock) {
   EXPECT_EQ(engine.clock_budget_ms(pos), 600000 / 27 - engine::GoEngine::kSafetyMs);
 }
 
+TEST(GtpCompliance, UnclearMovesMayTakeMoreWithinTheClock) {
+  engine::GoEngine engine;
+  go::Position pos(go::Rules{.size = 9, .komi = 7.5});
+  engine::GoClock clock;
+  clock.set = true;
+  // Main time, 600 s on the empty board: a share of 600000 / 27, up to three times that.
+  clock.main_ms = 600000;
+  engine.set_clock(clock);
+  auto l = engine.clock_limits_ms(pos);
+  EXPECT_EQ(l.target_ms, 600000 / 27 - engine::GoEngine::kSafetyMs);
+  EXPECT_EQ(l.most_ms, 3 * (600000 / 27) - engine::GoEngine::kSafetyMs);
+  // Nearly out of main time: never more than a sixth of what is left.
+  clock.left_known[go::kBlack] = true;
+  clock.left_ms[go::kBlack] = 2000;
+  engine.set_clock(clock);
+  l = engine.clock_limits_ms(pos);
+  EXPECT_LE(l.most_ms, 2000 / 6);
+  EXPECT_GE(l.most_ms, l.target_ms);
+  // Canadian byo-yomi, 10 stones in 60 s: up to twice the share while the 9 other stones
+  // keep half of theirs.
+  clock.left_ms[go::kBlack] = 60000;
+  clock.left_stones[go::kBlack] = 10;
+  engine.set_clock(clock);
+  l = engine.clock_limits_ms(pos);
+  EXPECT_EQ(l.target_ms, 6000 - engine::GoEngine::kSafetyMs);
+  EXPECT_EQ(l.most_ms, 12000 - engine::GoEngine::kSafetyMs);
+  // The last stone of a period (Japanese byo-yomi): the period, no more.
+  clock.left_ms[go::kBlack] = 30000;
+  clock.left_stones[go::kBlack] = 1;
+  engine.set_clock(clock);
+  l = engine.clock_limits_ms(pos);
+  EXPECT_EQ(l.target_ms, l.most_ms);
+  EXPECT_EQ(l.most_ms, 30000 - engine::GoEngine::kSafetyMs);
+}
+
 TEST(GtpCompliance, OwnershipEstimateSeesWhoseAreaIsWhose) {
   // Black walls off the left side of a 9x9 board: those points are black's, so negative
   // from white's side (white to move).

@@ -66,6 +66,16 @@ struct MctsOptions {
   // a 19x19 one about 67: raise expand_after or max_nodes for long 19x19 searches.
   std::size_t max_nodes = std::size_t{1} << 21;
 
+  // Time use (off by default, so a visit or playout limit gives the same tree every run):
+  // stop_when_decided ends the search before its limit (visits, playouts, or the soft time
+  // target at the rate so far) once the most visited root move cannot be overtaken in the
+  // playouts left; extend_when_unclear carries a timed search past its soft target, up to the
+  // hard limit, while the race at the root is open: the second most visited move has more
+  // than unclear_visit_ratio of the first's visits, or a better value.
+  bool stop_when_decided = false;
+  bool extend_when_unclear = false;
+  double unclear_visit_ratio = 0.6;
+
   // How often the clock and stop flag are read (playouts, power of two) and how often the
   // info callback is called (milliseconds, 0 = never).
   std::uint64_t check_every = 16;
@@ -190,6 +200,9 @@ class Mcts {
   void simulate(Worker& w);
   void run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCallback* info);
   bool limit_reached(std::uint64_t ticket) const;
+  // The main worker's check: stop now (the budget, a decided root, an unclear one past the
+  // soft target; see MctsOptions).
+  bool should_stop(const TimeBudget& budget) const;
   void ensure_workers();
   void blend_root_hint(std::span<const Move> moves, std::span<float> priors) const;
 

@@ -392,6 +392,49 @@ bool Mcts<G>::limit_reached(std::uint64_t ticket) const {
 
 template <class G>
 requires Game<G>
+bool Mcts<G>::should_stop(const TimeBudget& budget) const {
+  using mcts_detail::load;
+  if (budget.stopped()) return true;
+  const bool past_soft = budget.elapsed_ms() >= budget.soft_ms();
+  if (past_soft && (!options_.extend_when_unclear || budget.hard_expired())) return true;
+  if (!past_soft && !options_.stop_when_decided) return false;
+  // The two most visited root moves.
+  const Node& r = nodes_[kRoot];
+  if (r.state != kExpanded || r.num_children < 2) return past_soft || options_.stop_when_decided;
+  const Node* first = nullptr;
+  const Node* second = nullptr;
+  for (std::uint32_t c = r.first_child; c < r.first_child + r.num_children; ++c) {
+    const Node& ch = nodes_[c];
+    if (!first || load(ch.visits) > load(first->visits)) {
+      second = first;
+      first = &ch;
+    } else if (!second || load(ch.visits) > load(second->visits)) {
+      second = &ch;
+    }
+  }
+  const double v1 = load(first->visits), v2 = load(second->visits);
+  if (past_soft) {  // extending: go on only while the race is open (no visits yet: open)
+    if (v1 == 0) return false;
+    const bool close = v2 > options_.unclear_visit_ratio * v1;
+    const bool better = v2 > 0 && load(second->value_sum) / v2 > load(first->value_sum) / v1;
+    return !(close || better);
+  }
+  // Playouts left before the nearest limit; none known: not decided.
+  double left = -1;
+  auto at_most = [&](double x) { left = left < 0 ? x : std::min(left, x); };
+  const double done = static_cast<double>(done_.load(std::memory_order_relaxed));
+  if (options_.max_playouts > 0) at_most(static_cast<double>(options_.max_playouts) - done);
+  if (options_.max_visits > 0)
+    at_most(static_cast<double>(options_.max_visits) - static_cast<double>(load(r.visits)));
+  const std::int64_t us = budget.elapsed_us();
+  if (budget.soft_ms() < TimeBudget::kUnlimited && us >= 2000 && done > 0)
+    at_most(done / static_cast<double>(us) *
+            (static_cast<double>(budget.soft_ms()) * 1000.0 - static_cast<double>(us)));
+  return left >= 0 && v1 - v2 > left;
+}
+
+template <class G>
+requires Game<G>
 void Mcts<G>::run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCallback* info) {
   const std::uint64_t mask = options_.check_every - 1;
   const std::int64_t interval = options_.info_interval_ms;
@@ -399,7 +442,12 @@ void Mcts<G>::run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCal
   for (std::uint64_t local = 0;; ++local) {
     if (stop_.load(std::memory_order_relaxed)) break;
     if ((local & mask) == 0) {
-      if (budget.soft_expired()) break;  // the target time or an external stop
+      // The target time or an external stop; the main worker also decides on the root's
+      // race (should_stop), the others follow it through stop_ up to the hard limit.
+      if (main                           ? should_stop(budget)
+          : options_.extend_when_unclear ? budget.hard_expired()
+                                         : budget.soft_expired())
+        break;
       if (main && info && interval > 0) {
         const std::int64_t now = budget.elapsed_ms();
         if (now - last_info >= interval) {

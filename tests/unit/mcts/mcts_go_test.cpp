@@ -75,6 +75,51 @@ TEST(MctsGo, CapturesABigChainInAtari) {
   EXPECT_GT(winning, 3000 / 2);
 }
 
+TEST(MctsGo, StopsOnceTheBestMoveCannotBeOvertaken) {
+  // White's capture of six stones: the most visited move pulls ahead and stays ahead, so a
+  // search told to stop when decided ends well before its visit limit, with the same move.
+  MctsOptions o = go_options(0);
+  o.max_visits = 6000;
+  Mcts<Position> full(semeai(kWhite), o);
+  const auto a = full.search();
+  EXPECT_EQ(a.root_visits, 6000u);
+  o.stop_when_decided = true;
+  Mcts<Position> early(semeai(kWhite), o);
+  const auto b = early.search();
+  EXPECT_EQ(b.best, a.best);
+  EXPECT_LT(b.root_visits, 6000u);
+  // Decided means the lead is larger than the visits left.
+  ASSERT_GE(b.moves.size(), 2u);
+  EXPECT_GT(b.moves[0].visits - b.moves[1].visits, 6000 - b.root_visits);
+}
+
+TEST(MctsGo, AnOpenRaceGoesPastTheSoftTarget) {
+  // Two white stones in atari at mirror-image points: the two captures are equally good and
+  // share the visits, so the race at the root stays open and the search uses the time up to
+  // its hard limit; without the option it stops at the soft target.
+  const Position p = diagram({".........",  //
+                              ".........",  //
+                              ".........",  //
+                              ".X.....X.",  //
+                              "XO.....OX",  //
+                              ".X.....X.",  //
+                              ".........",  //
+                              ".........",  //
+                              "........."});
+  MctsOptions o = go_options(0);
+  o.extend_when_unclear = true;
+  o.unclear_visit_ratio = 0.3;
+  Mcts<Position> mcts(p, o);
+  TimeBudget budget(10, 300);
+  const auto r = mcts.search(budget);
+  EXPECT_GE(budget.elapsed_ms(), 250) << r.root_visits << " visits";
+  o.extend_when_unclear = false;
+  Mcts<Position> plain(p, o);
+  TimeBudget short_budget(10, 300);
+  plain.search(short_budget);
+  EXPECT_LT(short_budget.elapsed_ms(), 250);
+}
+
 TEST(MctsGo, SameSeedSameStatistics) {
   auto run = [](std::uint64_t seed) {
     Mcts<Position> mcts(Position(Rules{.size = 9}), go_options(600, seed));
