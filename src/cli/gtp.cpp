@@ -23,6 +23,7 @@ struct GtpArgs {
   double komi = 7.5;
   int size = 19;
   bool no_resign = false;
+  bool no_dynamic_komi = false;
   std::string patterns;  // move-prediction weights instead of the built-in ones
   std::string config;    // go.yaml: the deep search and the position database
   std::string preset;
@@ -65,6 +66,7 @@ int run_gtp(const GtpArgs& a) {
   if (a.threads_set || !o.deep) o.engine.threads = a.threads;
   if (a.seed_set || !o.deep) o.engine.seed = a.seed;
   if (a.no_resign) o.engine.resign = false;
+  if (a.no_dynamic_komi) o.engine.dynamic_komi = false;
   gtp::Session session(std::cin, std::cout, o);
   return session.run();
 }
@@ -82,6 +84,8 @@ Runner add_gtp(CLI::App& root) {
   cmd->add_option("--komi", a->komi, "komi until the controller sets one")->capture_default_str();
   cmd->add_option("--size", a->size, "board size until boardsize (5..19)")->capture_default_str();
   cmd->add_flag("--no-resign", a->no_resign, "never resign");
+  cmd->add_flag("--no-dynamic-komi", a->no_dynamic_komi,
+                "search handicap games with the real komi (default: linear dynamic komi)");
   cmd->add_option("--patterns", a->patterns,
                   "move-prediction weights for the priors (default: the built-in "
                   "data/go/patterns.json; `kibitz go train-patterns` writes others)");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/rng.hpp"
 #include "core/text.hpp"
@@ -105,6 +106,15 @@ GoEngine::ClockLimits GoEngine::clock_limits_ms(const Position& pos) const {
   return {std::max<std::int64_t>(1, per_move - margin), std::max<std::int64_t>(1, most - margin)};
 }
 
+double GoEngine::search_komi(const Position& pos) const {
+  if (!options_.dynamic_komi || handicap_ < 2 || deep_) return pos.komi();
+  const double area = static_cast<double>(pos.size() * pos.size());
+  const double end = kDynamicKomiMoves * area / 361.0;
+  const double left = std::max(0.0, 1.0 - pos.moves_played() / end);
+  const double extra = std::round(kHandicapStonePoints * handicap_ * left);
+  return pos.to_move() == go::kBlack ? pos.komi() + extra : pos.komi() - extra;
+}
+
 void GoEngine::stop() {
   stop_requested_.store(true);
   if (TimeBudget* b = budget_.load()) b->request_stop();
@@ -138,7 +148,9 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
     return d;
   }
 
-  set_position(pos);
+  Position searched = pos;
+  searched.set_komi(search_komi(pos));
+  set_position(searched);
   search::MctsOptions o = mcts_.options();
   o.max_playouts = 0;
   o.max_visits = limits.visits;

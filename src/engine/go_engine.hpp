@@ -34,6 +34,8 @@ struct GoEngineOptions {
   bool resign = true;
   double resign_value = 0.1;              // resign when the best move's value is below this
   std::uint64_t resign_min_visits = 500;  // ... after at least this many root visits
+  // Linear dynamic komi in handicap games (GoEngine::search_komi).
+  bool dynamic_komi = true;
 };
 
 // Limits of one genmove: visits and/or a fixed time. Both 0: the clock decides (see
@@ -93,6 +95,19 @@ class GoEngine {
   GoDeep* deep() const { return deep_.get(); }
 
   void set_clock(const GoClock& clock) { clock_ = clock; }
+  // Black's handicap stones in the game being played (0: an even game); GTP sets it from
+  // the position before the first move.
+  void set_handicap(int stones) { handicap_ = stones; }
+  // The komi the search plays with (linear dynamic komi, as Pachi's): in a handicap game a
+  // side that wins on the real komi does not care how, and one that is losing anyway plays
+  // at random, so the search's komi starts kHandicapStonePoints a handicap stone against the
+  // side that got them and comes back linearly to the real komi by the move
+  // kDynamicKomiMoves x (board points / 361). Rounded to whole points, so the tree is kept
+  // between most moves. The real komi in even games, with the deep search, or when the
+  // option is off.
+  static constexpr double kHandicapStonePoints = 7.0;
+  static constexpr int kDynamicKomiMoves = 200;
+  double search_komi(const go::Position& pos) const;
   const GoClock& clock() const { return clock_; }
   // The time for the side to move of `pos` from the clock. The target: in byo-yomi, the
   // period's time per stone; in main time, main time left / max(20, empty points / 3) plus
@@ -135,6 +150,7 @@ class GoEngine {
   search::Mcts<go::Position> mcts_;
   bool has_tree_ = false;
   GoClock clock_;
+  int handicap_ = 0;
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
   std::shared_ptr<GoDeep> deep_;

@@ -55,6 +55,19 @@ std::vector<std::string_view> split_lines(std::string_view s) {
 // The number in GTP's score notation: "3.5", "7".
 std::string number(double v) { return fmt::format("{}", v); }
 
+int handicap_stones(const go::Position& start) {
+  // Handicap: black stones only before the first move, white to play first.
+  if (start.to_move() != go::kWhite || start.stones_on_board() < 2) return 0;
+  int black = 0;
+  for (int y = 0; y < start.size(); ++y)
+    for (int x = 0; x < start.size(); ++x) {
+      const go::Color c = start.at(go::point_of(x, y));
+      if (c == go::kWhite) return 0;
+      black += c == go::kBlack;
+    }
+  return black;
+}
+
 }  // namespace
 
 std::string clean_line(std::string_view raw) {
@@ -222,6 +235,7 @@ Session::Reply Session::genmove(go::Color c, bool cleanup,
   const go::Position pos = genmove_position(c);
   const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
   engine_.set_clock(clock_);
+  engine_.set_handicap(handicap_stones(base_));
   const auto d = engine_.genmove(pos, limits, !cleanup, info, interval_ms);
   if (info) (*info)(d.result);  // the statistics the move was chosen from, last
   log_decision(c, d);

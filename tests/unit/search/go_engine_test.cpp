@@ -39,5 +39,47 @@ TEST(GoEngineBench, DeterministicWithOneThread) {
     EXPECT_EQ(a.positions[i].best, b.positions[i].best);
 }
 
+// Plays n moves on the even rows (odd rows stay empty, so nothing is ever captured).
+void play_moves(go::Position& p, int n) {
+  for (int y = 0, played = 0; y < p.size() && played < n; y += 2)
+    for (int x = 0; x < p.size() && played < n; ++x)
+      if (const go::Move m = go::Move::at(x, y); p.is_legal(m)) {
+        p.apply(m);
+        ++played;
+      }
+}
+
+// Linear dynamic komi: 7 points a handicap stone against the side that got them at the
+// start, back to the real komi by move 200 on 19x19 (scaled by the board's area).
+TEST(GoEngineDynamicKomi, StartsAgainstTheHandicapAndComesBack) {
+  go::Position p(go::Rules{.size = 19, .komi = 0.5});
+  ASSERT_TRUE(p.set_fixed_handicap(4));  // white to move
+  GoEngine engine;
+  EXPECT_EQ(engine.search_komi(p), 0.5);  // an even game until told otherwise
+  engine.set_handicap(4);
+  EXPECT_EQ(engine.search_komi(p), 0.5 - 28);  // white gives four stones: komi for white
+  go::Position q = p;
+  q.apply(go::Move::at(9, 9));                 // black to move at move 1
+  EXPECT_EQ(engine.search_komi(q), 0.5 + 28);  // black must win by more than the stones
+  play_moves(q, 99);
+  ASSERT_EQ(q.moves_played(), 100);
+  EXPECT_EQ(engine.search_komi(q), 0.5 - 14);  // half way, white to move
+  GoEngine off(GoEngineOptions{.dynamic_komi = false});
+  off.set_handicap(4);
+  EXPECT_EQ(off.search_komi(p), 0.5);
+  // 9x9: back to the real komi by move 200 * 81 / 361 (about 45).
+  go::Position small(go::Rules{.size = 9, .komi = 0.5});
+  ASSERT_TRUE(small.set_fixed_handicap(2));
+  engine.set_handicap(2);
+  EXPECT_EQ(engine.search_komi(small), 0.5 - 14);
+  play_moves(small, 40);
+  EXPECT_NE(engine.search_komi(small), 0.5);
+  play_moves(small, 3);
+  small.apply(go::Move::pass());
+  small.apply(go::Move::at(4, 1));
+  ASSERT_EQ(small.moves_played(), 45);
+  EXPECT_EQ(engine.search_komi(small), 0.5);
+}
+
 }  // namespace
 }  // namespace kibitz::engine
