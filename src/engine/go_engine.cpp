@@ -45,6 +45,8 @@ GoEngine::GoEngine(const GoEngineOptions& options)
 GoEngine::~GoEngine() = default;
 
 void GoEngine::new_game(const go::Rules& rules) {
+  resign_streak_ = {0, 0};
+  resign_last_move_ = {-10, -10};
   mcts_.set_position(Position(rules));
   has_tree_ = true;
 }
@@ -216,9 +218,16 @@ GoDecision GoEngine::genmove(const Position& pos, const GoLimits& limits, bool p
   }
   if (options_.resign && r.root_visits >= options_.resign_min_visits &&
       d.value < options_.resign_value) {
-    d.move = Move::resign();
-    d.reason = "resign";
-    return d;
+    // Only when the previous own move (two plies back) also looked lost.
+    const int played = pos.moves_played();
+    resign_streak_[me_index] =
+        resign_last_move_[me_index] == played - 2 ? resign_streak_[me_index] + 1 : 1;
+    resign_last_move_[me_index] = played;
+    if (resign_streak_[me_index] >= options_.resign_moves) {
+      d.move = Move::resign();
+      d.reason = "resign";
+      return d;
+    }
   }
   if (!d.move.is_pass()) return d;
   // The search prefers to pass. Plain genmove accepts it unless it ends the game lost;

@@ -34,6 +34,7 @@ struct GoEngineOptions {
   bool resign = true;
   double resign_value = 0.1;              // resign when the best move's value is below this
   std::uint64_t resign_min_visits = 500;  // ... after at least this many root visits
+  int resign_moves = 2;  // ... on this many own moves in a row (one bad reading is not enough)
   // Linear dynamic komi in handicap games (GoEngine::search_komi).
   bool dynamic_komi = true;
 };
@@ -151,6 +152,10 @@ class GoEngine {
   bool has_tree_ = false;
   GoClock clock_;
   int handicap_ = 0;
+  // Own moves in a row whose search said resign, and the move number of the last one, per
+  // colour.
+  std::array<int, 2> resign_streak_{0, 0};
+  std::array<int, 2> resign_last_move_{-10, -10};
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
   std::shared_ptr<GoDeep> deep_;

@@ -185,6 +185,7 @@ void Session::reset_board() {
   base_ = go::Position(rules_);
   position_ = base_;
   history_.clear();
+  engine_.new_game(rules_);  // a fresh tree and resignation count
 }
 
 void Session::rebuild() {

@@ -81,5 +81,28 @@ TEST(GoEngineDynamicKomi, StartsAgainstTheHandicapAndComesBack) {
   EXPECT_EQ(engine.search_komi(small), 0.5);
 }
 
+// A lost position: black's wall of three rows across the middle of the 9x9 board. The engine
+// resigns only when its previous own move also looked lost.
+TEST(GoEngineResign, OnlyOnTheSecondLostMoveInARow) {
+  go::Position p(go::Rules{.size = 9, .komi = 0.5});
+  for (int y = 3; y <= 5; ++y)
+    for (int x = 0; x < 9; ++x) ASSERT_TRUE(p.place_stone(go::kBlack, go::point_of(x, y)));
+  p.set_to_move(go::kWhite);
+  GoEngine engine;
+  engine.new_game(p.rules());
+  const GoLimits limits{.visits = 2000};
+  const GoDecision first = engine.genmove(p, limits);
+  ASSERT_LT(first.value, 0.1);
+  EXPECT_FALSE(first.move.is_resign());
+  go::Position q = p;
+  q.apply(first.move);
+  q.apply(go::Move::pass());
+  const GoDecision second = engine.genmove(q, limits);
+  EXPECT_TRUE(second.move.is_resign());
+  // At once when told so.
+  GoEngine eager(GoEngineOptions{.resign_moves = 1});
+  EXPECT_TRUE(eager.genmove(p, limits).move.is_resign());
+}
+
 }  // namespace
 }  // namespace kibitz::engine
