@@ -24,6 +24,7 @@ struct GtpArgs {
   int size = 19;
   bool no_resign = false;
   bool no_dynamic_komi = false;
+  bool ponder = false;
   std::string patterns;  // move-prediction weights instead of the built-in ones
   std::string config;    // go.yaml: the deep search and the position database
   std::string preset;
@@ -67,6 +68,7 @@ int run_gtp(const GtpArgs& a) {
   if (a.seed_set || !o.deep) o.engine.seed = a.seed;
   if (a.no_resign) o.engine.resign = false;
   if (a.no_dynamic_komi) o.engine.dynamic_komi = false;
+  o.ponder = a.ponder;
   gtp::Session session(std::cin, std::cout, o);
   return session.run();
 }
@@ -84,6 +86,8 @@ Runner add_gtp(CLI::App& root) {
   cmd->add_option("--komi", a->komi, "komi until the controller sets one")->capture_default_str();
   cmd->add_option("--size", a->size, "board size until boardsize (5..19)")->capture_default_str();
   cmd->add_flag("--no-resign", a->no_resign, "never resign");
+  cmd->add_flag("--ponder", a->ponder,
+                "think on the opponent's time (until the next command; uses a core meanwhile)");
   cmd->add_flag("--no-dynamic-komi", a->no_dynamic_komi,
                 "search handicap games with the real komi (default: linear dynamic komi)");
   cmd->add_option("--patterns", a->patterns,

@@ -14,17 +14,20 @@ namespace kibitz::gtp {
 namespace {
 
 // Feeds the lines one by one; returns the responses (each without its final blank line).
-std::vector<std::string> transcript(const std::vector<std::string>& input) {
+std::vector<std::string> transcript(const std::vector<std::string>& input, bool ponder = false,
+                                    std::string* raw = nullptr) {
   std::istringstream in;
   std::ostringstream out;
   SessionOptions o;
   o.visits = 64;
   o.engine.max_nodes = 1 << 16;
+  o.ponder = ponder;
   {
     Session session(in, out, o);
     for (const auto& line : input)
       if (!session.handle(line)) break;
   }
+  if (raw) *raw = out.str();
   std::vector<std::string> responses;
   const std::string text = out.str();
   for (std::size_t at = 0; at < text.size();) {
@@ -79,6 +82,19 @@ TEST(GtpTranscript, GenmoveReturnsALegalVertex) {
   EXPECT_NE(v, "E5");
   // The move is on the board: the diagram has a white stone.
   EXPECT_NE(r[3].find('O'), std::string::npos) << r[3];
+}
+
+TEST(GtpTranscript, PonderingAddsNothingToTheResponses) {
+  // The ponder search runs between the commands and is ended by the next one: every command
+  // still gets exactly one response, with no stray empty line, and the game goes on.
+  std::string raw;
+  const auto r = transcript({"boardsize 9", "genmove b", "play w E5", "genmove b", "genmove w",
+                             "undo", "clear_board", "genmove b", "quit"},
+                            true, &raw);
+  ASSERT_EQ(r.size(), 9u);
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(r[i].substr(0, 1), "=") << i << ": " << r[i];
+  EXPECT_EQ(raw.find("\n\n\n"), std::string::npos);
+  EXPECT_TRUE(raw.ends_with("\n\n"));
 }
 
 TEST(GtpTranscript, FinalScoreByArea) {

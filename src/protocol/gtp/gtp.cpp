@@ -141,7 +141,18 @@ void Session::stop_analysis() {
   if (!analyzer_.joinable()) return;
   engine_.stop();
   analyzer_.join();
-  send("\n");  // the empty line that ends lz-analyze's response
+  if (!pondering_) send("\n");  // the empty line that ends lz-analyze's response
+  pondering_ = false;
+}
+
+void Session::start_ponder() {
+  if (position_.is_terminal()) return;
+  engine_.clear_stop();  // before the thread: a stop() right after this must end it
+  pondering_ = true;
+  analyzer_ = std::thread([this, pos = position_] {
+    engine_.analyze(
+        pos, [](const engine::GoEngine::Result&) {}, 0);
+  });
 }
 
 int Session::run() {
@@ -178,6 +189,9 @@ bool Session::handle(std::string_view raw) {
   const Reply r = dispatch(cmd, words, id, quit);
   if (r.sent) return true;  // answered by the analysis itself
   send(fmt::format("{}{} {}\n\n", r.ok ? '=' : '?', id, r.text));
+  if (options_.ponder && r.ok && r.text != "resign" && !quit &&
+      (cmd == "genmove" || cmd == "kgs-genmove_cleanup"))
+    start_ponder();
   return !quit;
 }
 

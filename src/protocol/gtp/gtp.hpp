@@ -36,6 +36,10 @@ struct SessionOptions {
   double komi = 7.5;
   bool allow_files = true;       // loadsgf (off for the fuzzer, which must not open files)
   int ownership_playouts = 256;  // kata-analyze's ownership estimate (engine::estimate_ownership)
+  // After each genmove, search on in the background (the opponent's time) until the next
+  // command arrives; the tree is kept for the engine's next move. Off by default: it uses a
+  // core while the opponent thinks.
+  bool ponder = false;
   // The deep search with its position database (kibitz gtp --config): genmove consults it,
   // and the session's end prints its statistics block on stderr.
   std::shared_ptr<engine::GoDeep> deep;
@@ -57,6 +61,7 @@ class Session {
   void stop();
   // Ends a running lz-analyze and its response (what the next command does).
   void stop_analysis();
+  void start_ponder();
 
   static const std::vector<std::string_view>& commands();
 
@@ -111,6 +116,7 @@ class Session {
   std::vector<std::pair<go::Color, go::Move>> history_;  // moves since base_
   engine::GoClock clock_;
   std::thread analyzer_;
+  bool pondering_ = false;  // analyzer_ is a silent ponder search (no response to end)
 };
 
 }  // namespace kibitz::gtp
