@@ -15,10 +15,10 @@ struct Offset {
   int dx, dy;
 };
 
-int gridcular(int dx, int dy) {
-  dx = std::abs(dx);
-  dy = std::abs(dy);
-  return dx + dy + std::max(dx, dy);
+constexpr int gridcular(int dx, int dy) {
+  dx = dx < 0 ? -dx : dx;
+  dy = dy < 0 ? -dy : dy;
+  return dx + dy + (dx > dy ? dx : dy);
 }
 
 // The pattern points (the centre excluded), sorted by gridcular distance, and for each of the
@@ -36,10 +36,10 @@ struct PatternGeometry {
     for (int d = 1; d <= kPatternDistance.back(); ++d)
       for (int dy = -reach; dy <= reach; ++dy)
         for (int dx = -reach; dx <= reach; ++dx)
-          if (gridcular_c(dx, dy) == d) offset[points++] = {dx, dy};
+          if (gridcular(dx, dy) == d) offset[points++] = {dx, dy};
     for (int s = 0; s < kNumPatternSizes; ++s) {
       int n = 0;
-      while (n < points && gridcular_c(offset[n].dx, offset[n].dy) <= kPatternDistance[s]) ++n;
+      while (n < points && gridcular(offset[n].dx, offset[n].dy) <= kPatternDistance[s]) ++n;
       end[s] = n;
     }
     for (int t = 0; t < 8; ++t)
@@ -51,11 +51,6 @@ struct PatternGeometry {
         for (int j = 0; j < points; ++j)
           if (offset[j].dx == x && offset[j].dy == y) image[t][i] = static_cast<std::uint8_t>(j);
       }
-  }
-  static constexpr int gridcular_c(int dx, int dy) {
-    dx = dx < 0 ? -dx : dx;
-    dy = dy < 0 ? -dy : dy;
-    return dx + dy + (dx > dy ? dx : dy);
   }
 };
 
@@ -70,24 +65,6 @@ constexpr ZobristTable<kNumPatternSizes> kSizeSalt{0x5eed0f5a17e5ULL};
 
 int line_of(int sq, int n) {
   return std::min({x_of(sq), y_of(sq), n - 1 - x_of(sq), n - 1 - y_of(sq)});
-}
-
-// Distinct chain heads of colour c next to sq with exactly `libs` liberties (0: any).
-struct Chains {
-  std::array<int, 4> head{};
-  int n = 0;
-  int stones = 0;
-};
-Chains chains_next_to(const Position& p, int sq, Color c, int libs) {
-  Chains r;
-  for (const int nb : neighbours(sq)) {
-    if (p.at(nb) != c || (libs > 0 && p.liberties(nb) != libs)) continue;
-    const int h = p.chain_head(nb);
-    if (std::find(r.head.begin(), r.head.begin() + r.n, h) != r.head.begin() + r.n) continue;
-    r.head[r.n++] = h;
-    r.stones += p.chain_size(nb);
-  }
-  return r;
 }
 
 // The chain through `head` touches a chain of colour c in atari.
@@ -171,42 +148,42 @@ MoveFeatures move_features(const Position& p, Move m, bool read_ladders) {
   const Color opp = opponent(me);
 
   // Captures: the best kind among the chains taken, the size of all of them.
-  const Chains taken = chains_next_to(p, sq, opp, 1);
+  const AdjacentChains taken = adjacent_chains(p, sq, opp, 1);
   if (taken.n > 0) {
     const Move last = p.last_move();
     int kind = 2;
     for (int i = 0; i < taken.n; ++i) {
-      if (touches_atari(p, taken.head[i], me))
+      if (touches_atari(p, taken.heads[i], me))
         kind = 0;
-      else if (last.is_point() && p.at(last.sq) == opp && p.chain_head(last.sq) == taken.head[i])
+      else if (last.is_point() && p.at(last.sq) == opp && p.chain_head(last.sq) == taken.heads[i])
         kind = std::min(kind, 1);
     }
     const int size = taken.stones == 1 ? 0 : taken.stones <= 3 ? 1 : 2;
     f.value[kCaptureGroup] = kind * 3 + size;
   }
 
-  const Chains in_atari = chains_next_to(p, sq, me, 1);
+  const AdjacentChains in_atari = adjacent_chains(p, sq, me, 1);
   // Two empty neighbours already rule out a self-atari; the exact count (up to 3) matters only
   // then and for an extension.
   int empty = 0;
   for (const int nb : neighbours(sq)) empty += p.at(nb) == kEmpty;
   const int libs_after = empty < 2 || in_atari.n > 0 ? p.liberties_after(sq, 3) : empty;
-  const Chains two_libs = chains_next_to(p, sq, opp, 2);
+  const AdjacentChains two_libs = adjacent_chains(p, sq, opp, 2);
   bool caught = false, ladder_atari = false;
   if (read_ladders && ((in_atari.n > 0 && libs_after == 2) || two_libs.n > 0)) {
     Position q = p;
     q.apply(m);
     if (in_atari.n > 0 && libs_after == 2) caught = ladder_capturable(q, sq);
     for (int i = 0; i < two_libs.n && !ladder_atari; ++i)
-      ladder_atari = q.at(two_libs.head[i]) == opp && q.liberties(two_libs.head[i]) == 1 &&
-                     ladder_dead(q, two_libs.head[i]);
+      ladder_atari = q.at(two_libs.heads[i]) == opp && q.liberties(two_libs.heads[i]) == 1 &&
+                     ladder_dead(q, two_libs.heads[i]);
   }
   if (in_atari.n > 0 && libs_after >= 2)
     f.value[kExtensionGroup] = (in_atari.stones == 1 ? 0 : 3) + (libs_after >= 3 ? 2
                                                                  : caught        ? 0
                                                                                  : 1);
   if (libs_after == 1 && taken.n == 0) {
-    const int size = 1 + chains_next_to(p, sq, me, 0).stones;
+    const int size = 1 + adjacent_chains(p, sq, me).stones;
     f.value[kSelfAtariGroup] = size == 1 ? 0 : size <= 4 ? 1 : 2;
   }
   if (two_libs.n > 0) f.value[kAtariGroup] = ladder_atari ? 0 : p.ko_point() != kNoPoint ? 1 : 2;

@@ -51,27 +51,6 @@ struct Candidates {
   }
 };
 
-// Distinct chain heads of colour c orthogonally next to sq, and their total stones.
-struct Adjacent {
-  std::array<int, 4> heads{};
-  int n = 0;
-  int stones = 0;
-};
-Adjacent adjacent_chains(const Position& p, int sq, Color c, int only_libs = 0) {
-  Adjacent a;
-  for (const int nb : neighbours(sq)) {
-    if (p.at(nb) != c) continue;
-    if (only_libs > 0 && p.liberties(nb) != only_libs) continue;
-    const int h = p.chain_head(nb);
-    bool dup = false;
-    for (int i = 0; i < a.n; ++i) dup |= a.heads[i] == h;
-    if (dup) continue;
-    a.heads[a.n++] = h;
-    a.stones += p.chain_size(nb);
-  }
-  return a;
-}
-
 // The number of distinct chains of colour c and of its opponent orthogonally next to sq.
 std::array<int, 2> distinct_chains(const Position& p, int sq, Color c) {
   std::array<int, 4> heads{};
@@ -127,7 +106,7 @@ Move playout_move(const Position& p, Rng& rng) {
     const int l = last.sq;
     Candidates c;
     // 1. Our chains the last move put in atari: capture a neighbour in atari, or extend.
-    const Adjacent own = adjacent_chains(p, l, me, 1);
+    const AdjacentChains own = adjacent_chains(p, l, me, 1);
     for (int i = 0; i < own.n; ++i) {
       const int h = own.heads[i];
       int s = h;
