@@ -28,6 +28,11 @@ search::MctsOptions mcts_options(const GoEngineOptions& o) {
   m.threads = std::max(1, o.threads);
   m.seed = o.seed;
   m.max_nodes = o.max_nodes;
+  // RAVE's weight falls to 1/2 at 200 child visits, not the generic 1000: with the learned
+  // priors the AMAF values are mostly noise once a child has some visits of its own.
+  // Measured in self-play against k = 1000 (BENCHMARKS.md): 21-4 on 19x19 at 1,500 visits,
+  // 112-63 on 9x9 at 3,000; no RAVE at all went 16-9 on 19x19, k = 50 12-5.
+  m.rave_k = o.rave_k;
   return m;
 }
 
@@ -120,7 +125,7 @@ double GoEngine::search_komi(const Position& pos) const {
 void GoEngine::stop() {
   stop_requested_.store(true);
   if (TimeBudget* b = budget_.load()) b->request_stop();
-  mcts_.stop();
+  if (!uninterruptible_.load()) mcts_.stop();
 }
 
 GoEngine::Result GoEngine::run_search(TimeBudget& budget, const InfoCallback* info) {
@@ -255,7 +260,9 @@ GoEngine::Result GoEngine::analyze(const Position& pos, const InfoCallback& info
   o.info_interval_ms = 0;
   mcts_.set_options(o);
   TimeBudget first;
+  uninterruptible_.store(true);
   Result r = mcts_.search(first);  // short and unstoppable: some statistics to show
+  uninterruptible_.store(false);
   if (!stop_requested_.load()) {
     o.max_playouts = 0;
     o.info_interval_ms = std::max<std::int64_t>(0, interval_ms);

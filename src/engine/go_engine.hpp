@@ -30,6 +30,7 @@ namespace kibitz::engine {
 struct GoEngineOptions {
   int threads = 1;
   std::uint64_t seed = 0x4D435453ull;
+  double rave_k = 200.0;  // RAVE weight 1/2 at this many child visits (MctsOptions::rave_k)
   std::size_t max_nodes = std::size_t{1} << 21;  // arena nodes (48 bytes each)
   bool resign = true;
   double resign_value = 0.1;              // resign when the best move's value is below this
@@ -158,6 +159,8 @@ class GoEngine {
   std::array<int, 2> resign_last_move_{-10, -10};
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
+  // analyze()'s short first search runs to its end: stop() then only stops what follows.
+  std::atomic<bool> uninterruptible_{false};
   std::shared_ptr<GoDeep> deep_;
 };
 
