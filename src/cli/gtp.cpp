@@ -2,6 +2,7 @@
 // for GUIs such as Sabaki, Lizzie, GoGui and for KGS / OGS bridges.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -24,6 +25,7 @@ struct GtpArgs {
   int size = 19;
   bool no_resign = false;
   bool no_dynamic_komi = false;
+  double rave_k = engine::GoEngineOptions{}.rave_k;
   bool ponder = false;
   std::string patterns;  // move-prediction weights instead of the built-in ones
   std::string config;    // go.yaml: the deep search and the position database
@@ -38,6 +40,7 @@ int run_gtp(const GtpArgs& a) {
   if (a.size < go::kMinSize || a.size > go::kMaxSize)
     return report_error(fmt::format("--size {}: {} to {}", a.size, go::kMinSize, go::kMaxSize), 2);
   if (a.threads < 1 || a.threads > 256) return report_error("--threads: 1 to 256", 2);
+  if (!std::isfinite(a.rave_k)) return report_error("--rave-k: a finite number, 0 or more", 2);
   if (!a.patterns.empty()) {
     auto model = go::PatternModel::load(a.patterns);
     if (!model) return report_error(model.error().message, 2);
@@ -68,6 +71,7 @@ int run_gtp(const GtpArgs& a) {
   if (a.seed_set || !o.deep) o.engine.seed = a.seed;
   if (a.no_resign) o.engine.resign = false;
   if (a.no_dynamic_komi) o.engine.dynamic_komi = false;
+  o.engine.rave_k = a.rave_k;
   o.ponder = a.ponder;
   gtp::Session session(std::cin, std::cout, o);
   return session.run();
@@ -90,6 +94,9 @@ Runner add_gtp(CLI::App& root) {
                 "think on the opponent's time (until the next command; uses a core meanwhile)");
   cmd->add_flag("--no-dynamic-komi", a->no_dynamic_komi,
                 "search handicap games with the real komi (default: linear dynamic komi)");
+  cmd->add_option("--rave-k", a->rave_k,
+                  "RAVE weight: the AMAF value counts half at this many visits of a move (0: no RAVE)")
+      ->capture_default_str();
   cmd->add_option("--patterns", a->patterns,
                   "move-prediction weights for the priors (default: the built-in "
                   "data/go/patterns.json; `kibitz go train-patterns` writes others)");

@@ -32,6 +32,7 @@ search::MctsOptions mcts_options(const GoEngineOptions& o) {
   // priors the AMAF values are mostly noise once a child has some visits of its own.
   // Measured in self-play against k = 1000 (BENCHMARKS.md): 21-4 on 19x19 at 1,500 visits,
   // 112-63 on 9x9 at 3,000; no RAVE at all went 16-9 on 19x19, k = 50 12-5.
+  m.rave = o.rave_k > 0.0;
   m.rave_k = o.rave_k;
   return m;
 }
@@ -341,7 +342,7 @@ BenchReport run_go_bench(const BenchOptions& options,
       pos.apply(*m);
     }
     if (!ok) continue;
-    search::MctsOptions o;
+    search::MctsOptions o = mcts_options(GoEngineOptions{});  // the engine's search settings
     o.threads = std::max(1, options.threads);
     o.max_playouts = options.movetime_ms > 0 ? 0 : options.playouts;
     search::Mcts<Position> mcts(pos, o);

@@ -30,7 +30,7 @@ namespace kibitz::engine {
 struct GoEngineOptions {
   int threads = 1;
   std::uint64_t seed = 0x4D435453ull;
-  double rave_k = 200.0;  // RAVE weight 1/2 at this many child visits (MctsOptions::rave_k)
+  double rave_k = 200.0;  // RAVE weight 1/2 at this many child visits (0: no RAVE)
   std::size_t max_nodes = std::size_t{1} << 21;  // arena nodes (48 bytes each)
   bool resign = true;
   double resign_value = 0.1;              // resign when the best move's value is below this

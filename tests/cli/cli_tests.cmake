@@ -271,3 +271,11 @@ kibitz_cli_test(gomocup_negative_movetime ARGS gomocup --movetime -5
   MATCH "^kibitz: error: --movetime: Value -5 is negative")
 kibitz_cli_test(hearts_negative_seed ARGS hearts match --seed -1 MATCH "^kibitz: error: --seed: Value -1 is negative")
 kibitz_cli_test(match_negative_komi_allowed ARGS match --komi -3.5 --help MATCH "Usage")
+
+# Issue 24: the RAVE weight of the Go engine; 0 turns RAVE off and still plays.
+kibitz_cli_test(gtp_negative_rave_k ARGS gtp --rave-k -1
+  MATCH "^kibitz: error: --rave-k: Value -1 is negative \\(must be 0 or more\\)\n$")
+add_test(NAME cli.gtp_no_rave
+  COMMAND sh -c "printf 'boardsize 9\\ngenmove b\\nquit\\n' | \"$0\" gtp --visits 50 --rave-k 0" $<TARGET_FILE:kibitz>)
+set_tests_properties(cli.gtp_no_rave PROPERTIES LABELS "cli;unit" PASS_REGULAR_EXPRESSION "^= \n\n= [A-J][1-9]\n\n= \n\n$")
+kibitz_cli_test(gtp_nan_rave_k ARGS gtp --rave-k nan MATCH "^kibitz: error: --rave-k: a finite number[^\n]*\n$")
