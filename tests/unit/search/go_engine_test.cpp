@@ -104,5 +104,22 @@ TEST(GoEngineResign, OnlyOnTheSecondLostMoveInARow) {
   EXPECT_TRUE(eager.genmove(p, limits).move.is_resign());
 }
 
+// rave_k 0 turns RAVE off: no AMAF statistics are gathered; the default gathers them.
+TEST(GoEngineRave, ZeroWeightGathersNoAmafStatistics) {
+  const go::Position p(go::Rules{.size = 9, .komi = 7.5});
+  const GoLimits limits{.visits = 300};
+  const auto amaf_total = [&](double k) {
+    GoEngine engine(GoEngineOptions{.rave_k = k});
+    engine.new_game(p.rules());
+    const GoDecision d = engine.genmove(p, limits);
+    EXPECT_TRUE(d.move.is_point());
+    long total = 0;
+    for (const auto& m : d.result.moves) total += m.amaf_visits;
+    return total;
+  };
+  EXPECT_EQ(amaf_total(0.0), 0);
+  EXPECT_GT(amaf_total(GoEngineOptions{}.rave_k), 0);
+}
+
 }  // namespace
 }  // namespace kibitz::engine
