@@ -94,8 +94,9 @@ Runner add_gtp(CLI::App& root) {
                 "think on the opponent's time (until the next command; uses a core meanwhile)");
   cmd->add_flag("--no-dynamic-komi", a->no_dynamic_komi,
                 "search handicap games with the real komi (default: linear dynamic komi)");
-  cmd->add_option("--rave-k", a->rave_k,
-                  "RAVE weight: the AMAF value counts half at this many visits of a move (0: no RAVE)")
+  cmd->add_option(
+         "--rave-k", a->rave_k,
+         "RAVE weight: the AMAF value counts half at this many visits of a move (0: no RAVE)")
       ->capture_default_str();
   cmd->add_option("--patterns", a->patterns,
                   "move-prediction weights for the priors (default: the built-in "
