@@ -156,10 +156,7 @@ int run_stats(const DbArgs& a) {
 }
 
 int run_prune(const DbArgs& a) {
-  // Negative values never get here (main.cpp refuses them for every numeric option).
-  if (!std::isfinite(a.older_than_days))
-    return report_error(
-        fmt::format("--older-than-days {}: must be 0 (none) or more", a.older_than_days), 2);
+  // Negative and non-finite values never get here (main.cpp refuses them for every option).
   auto st = open_existing(a.db, false);
   if (!st) return report_error(st.error().message);
   store::ContextPolicy policy;

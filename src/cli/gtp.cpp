@@ -2,7 +2,6 @@
 // for GUIs such as Sabaki, Lizzie, GoGui and for KGS / OGS bridges.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -40,7 +39,6 @@ int run_gtp(const GtpArgs& a) {
   if (a.size < go::kMinSize || a.size > go::kMaxSize)
     return report_error(fmt::format("--size {}: {} to {}", a.size, go::kMinSize, go::kMaxSize), 2);
   if (a.threads < 1 || a.threads > 256) return report_error("--threads: 1 to 256", 2);
-  if (!std::isfinite(a.rave_k)) return report_error("--rave-k: a finite number, 0 or more", 2);
   if (!a.patterns.empty()) {
     auto model = go::PatternModel::load(a.patterns);
     if (!model) return report_error(model.error().message, 2);

@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,17 +23,25 @@ namespace {
 // Every numeric option of every subcommand is a count, a size, a time, a limit or a seed, none
 // of them negative; komi is the one signed setting. "-5" is refused here for all of them at
 // once, where it would otherwise wrap to 2^64 - 5 in an unsigned field or read as "no limit".
+// A floating-point option (komi included) must also be finite: "nan" and "inf" parse.
 void refuse_negative_numbers(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
     const std::string type = o->get_type_name();
-    const bool numeric =
-        type.starts_with("INT") || type.starts_with("UINT") || type.starts_with("FLOAT");
-    if (!numeric || o->get_name().find("komi") != std::string::npos) continue;
+    const bool floating = type.starts_with("FLOAT");
+    const bool numeric = type.starts_with("INT") || type.starts_with("UINT") || floating;
+    if (!numeric) continue;
+    const bool signed_ok = o->get_name().find("komi") != std::string::npos;
     o->check(CLI::Validator(
-        [](std::string& value) -> std::string {
+        [signed_ok, floating](std::string& value) -> std::string {
           const auto first = value.find_first_not_of(" \t");
-          if (first != std::string::npos && value[first] == '-')
+          if (!signed_ok && first != std::string::npos && value[first] == '-')
             return "Value " + value + " is negative (must be 0 or more)";
+          if (floating) {
+            char* end = nullptr;
+            const double v = std::strtod(value.c_str(), &end);
+            if (end != value.c_str() && !std::isfinite(v))
+              return "a finite number is needed, not " + value;
+          }
           return {};
         },
         "", "non-negative"));

@@ -123,10 +123,11 @@ double GoEngine::search_komi(const Position& pos) const {
   return pos.to_move() == go::kBlack ? pos.komi() + extra : pos.komi() - extra;
 }
 
+// Every stoppable search runs under a published budget (run_search, the deep search);
+// analyze()'s short first search has none, so a stop lets it finish.
 void GoEngine::stop() {
   stop_requested_.store(true);
   if (TimeBudget* b = budget_.load()) b->request_stop();
-  if (!uninterruptible_.load()) mcts_.stop();
 }
 
 GoEngine::Result GoEngine::run_search(TimeBudget& budget, const InfoCallback* info) {
@@ -261,9 +262,7 @@ GoEngine::Result GoEngine::analyze(const Position& pos, const InfoCallback& info
   o.info_interval_ms = 0;
   mcts_.set_options(o);
   TimeBudget first;
-  uninterruptible_.store(true);
   Result r = mcts_.search(first);  // short and unstoppable: some statistics to show
-  uninterruptible_.store(false);
   if (!stop_requested_.load()) {
     o.max_playouts = 0;
     o.info_interval_ms = std::max<std::int64_t>(0, interval_ms);

@@ -159,8 +159,6 @@ class GoEngine {
   std::array<int, 2> resign_last_move_{-10, -10};
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
-  // analyze()'s short first search runs to its end: stop() then only stops what follows.
-  std::atomic<bool> uninterruptible_{false};
   std::shared_ptr<GoDeep> deep_;
 };
 
