@@ -120,6 +120,47 @@ int run_eval(EvalArgs& a) {
   return 0;
 }
 
+struct PlayoutArgs {
+  go::PatternTrainOptions o;
+  std::string out;
+  bool no_progress = false;
+};
+
+int run_train_playout(PlayoutArgs& a) {
+  if (auto ok = check_selection(a.o); !ok) return report_error(ok.error().message, 2);
+  if (a.o.min_count < 1) return report_error("--min-count: at least 1", 2);
+  if (a.o.iterations < 1 || a.o.iterations > 1000)
+    return report_error("--iterations: 1 to 1000", 2);
+  if (!(a.o.prior >= 0 && a.o.prior <= 1000)) return report_error("--prior: 0 to 1000", 2);
+  a.o.progress = !a.no_progress && isatty(2);
+  go::PlayoutTrainStats st;
+  auto model = go::train_playout_model(a.o, st);
+  if (!model) return report_error(model.error().message);
+  const double local = st.positions ? 100.0 * st.local / st.positions : 0;
+  fmt::print(
+      "train: games {} bad_records {} positions {} points {} local {:.1f}% patterns {} "
+      "log_likelihood {:.4f} -> {:.4f} tenuki {:.3g} diagonal {:.3g} seconds {:.0f}\n",
+      st.games, st.bad_records, st.positions, st.candidates, local, st.patterns,
+      st.log_likelihood.front(), st.log_likelihood.back(), model->tenuki(), model->diagonal(),
+      st.seconds);
+  std::string cmd = "kibitz go train-playout";
+  for (const auto& in : a.o.inputs) cmd += " " + in;
+  cmd += fmt::format(" --games {} --stride {} --min-count {} --iterations {} --prior {} --out {}",
+                     a.o.max_games, a.o.stride, a.o.min_count, a.o.iterations, a.o.prior, a.out);
+  model->made_by = fmt::format(
+      "{} (kibitz {}): {} games, {} positions after a move on the board, {} local points, the "
+      "move played local in {:.1f}%; {} codes seen at least {} times; {} MM iterations, prior {}; "
+      "log-likelihood {:.4f} -> {:.4f}",
+      cmd, KIBITZ_VERSION, st.games, st.positions, st.candidates, local, st.patterns, a.o.min_count,
+      a.o.iterations, a.o.prior, st.log_likelihood.front(), st.log_likelihood.back());
+  std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
+  f << model->to_json();
+  f.close();
+  if (!f) return report_error(fmt::format("cannot write '{}'", a.out));
+  fmt::print("wrote {}\n", a.out);
+  return 0;
+}
+
 void add_selection(CLI::App* c, go::PatternTrainOptions& o) {
   c->add_option("inputs", o.inputs, "SGF files, directories or archives (.tar.gz)")->required();
   c->add_option("--games", o.max_games, "games to use (0: all)")->capture_default_str();
@@ -147,6 +188,23 @@ Runner add_go_patterns(CLI::App& go_cmd) {
       ->capture_default_str();
   t->add_flag("--no-progress", ta->no_progress, "never draw the progress line");
 
+  auto pa = std::make_shared<PlayoutArgs>();
+  auto* pl = go_cmd.add_subcommand(
+      "train-playout",
+      "fit the playout patterns (3x3 shapes with atari bits around the last move, "
+      "Bradley-Terry by MM) to game records and write their weights file");
+  add_selection(pl, pa->o);
+  pa->o.min_count = 20;
+  pa->o.iterations = 30;
+  pl->add_option("--out", pa->out, "weights file to write (data/go/playout_patterns.json)")
+      ->required();
+  pl->add_option("--min-count", pa->o.min_count, "keep codes seen at least this often")
+      ->capture_default_str();
+  pl->add_option("--iterations", pa->o.iterations, "MM iterations")->capture_default_str();
+  pl->add_option("--prior", pa->o.prior, "virtual wins and losses of every gamma")
+      ->capture_default_str();
+  pl->add_flag("--no-progress", pa->no_progress, "never draw the progress line");
+
   auto ea = std::make_shared<EvalArgs>();
   auto* e = go_cmd.add_subcommand(
       "eval-patterns",
@@ -155,8 +213,9 @@ Runner add_go_patterns(CLI::App& go_cmd) {
   e->add_option("--weights", ea->weights, "weights file (default: the built-in one)");
   e->add_flag("--no-progress", ea->no_progress, "never draw the progress line");
 
-  return [t, e, ta, ea]() -> int {
+  return [t, e, pl, ta, ea, pa]() -> int {
     if (t->parsed()) return run_train(*ta);
+    if (pl->parsed()) return run_train_playout(*pa);
     if (e->parsed()) return run_eval(*ea);
     return -1;
   };

@@ -9,6 +9,7 @@
 #include "engine/go_deep.hpp"
 #include "games/go/board.hpp"
 #include "games/go/pattern_model.hpp"
+#include "games/go/playout_model.hpp"
 #include "protocol/gtp/gtp.hpp"
 
 namespace kibitz::cli {
@@ -26,8 +27,9 @@ struct GtpArgs {
   bool no_dynamic_komi = false;
   double rave_k = engine::GoEngineOptions{}.rave_k;
   bool ponder = false;
-  std::string patterns;  // move-prediction weights instead of the built-in ones
-  std::string config;    // go.yaml: the deep search and the position database
+  std::string patterns;            // move-prediction weights instead of the built-in ones
+  std::string playouts = "rules";  // rules, learned, or a playout weights file
+  std::string config;              // go.yaml: the deep search and the position database
   std::string preset;
   std::string db;
   bool quiet_deep = false;
@@ -45,6 +47,15 @@ int run_gtp(const GtpArgs& a) {
     go::PatternModel::set_active(std::move(*model));
   }
   go::PatternModel::active();  // read the built-in weights now, not on the first move's clock
+  static go::PlayoutModel playout_model;  // lives as long as the searches that read it
+  if (a.playouts == "learned") {
+    go::PlayoutModel::set_active(&go::PlayoutModel::builtin());
+  } else if (a.playouts != "rules") {
+    auto m = go::PlayoutModel::load(a.playouts);
+    if (!m) return report_error(m.error().message, 2);
+    playout_model = std::move(*m);
+    go::PlayoutModel::set_active(&playout_model);
+  }
   gtp::SessionOptions o;
   if (!a.config.empty() || !a.db.empty()) {
     auto cfg = deep_config_from(a.config, a.preset, a.db);
@@ -99,6 +110,10 @@ Runner add_gtp(CLI::App& root) {
   cmd->add_option("--patterns", a->patterns,
                   "move-prediction weights for the priors (default: the built-in "
                   "data/go/patterns.json; `kibitz go train-patterns` writes others)");
+  cmd->add_option("--playouts", a->playouts,
+                  "playout policy: rules (hand-written), learned (the built-in "
+                  "data/go/playout_patterns.json), or a weights file of `kibitz go train-playout`")
+      ->capture_default_str();
   cmd->add_option("--config", a->config,
                   "go.yaml: turns on the deep search with its position database "
                   "(configs/go.yaml documents every setting)");

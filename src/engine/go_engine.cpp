@@ -114,6 +114,34 @@ GoEngine::ClockLimits GoEngine::clock_limits_ms(const Position& pos) const {
   return {std::max<std::int64_t>(1, per_move - margin), std::max<std::int64_t>(1, most - margin)};
 }
 
+void charge_clock(GoClock& c, int me, std::int64_t elapsed_ms) {
+  if (!c.set || (c.byo_stones == 0 && c.byo_ms > 0)) return;
+  std::int64_t& left = c.left_ms[me];
+  int& stones = c.left_stones[me];
+  if (!c.left_known[me]) {
+    c.left_known[me] = true;
+    left = c.main_ms;
+    stones = 0;
+    if (c.main_ms == 0 && c.byo_stones > 0) {
+      left = c.byo_ms;
+      stones = c.byo_stones;
+    }
+  }
+  left -= elapsed_ms;
+  if (stones == 0) {  // main time
+    if (left > 0 || c.byo_stones == 0) {
+      left = std::max<std::int64_t>(left, 0);
+      return;
+    }
+    left += c.byo_ms;  // the overrun is spent in the first period
+    stones = c.byo_stones;
+  }
+  if (--stones == 0 || left <= 0) {  // the period's stones are played (or it is overrun)
+    left = c.byo_ms;
+    stones = c.byo_stones;
+  }
+}
+
 double GoEngine::search_komi(const Position& pos) const {
   if (!options_.dynamic_komi || handicap_ < 2 || deep_) return pos.komi();
   const double area = static_cast<double>(pos.size() * pos.size());

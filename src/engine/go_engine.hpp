@@ -59,6 +59,14 @@ struct GoClock {
   std::array<bool, 2> left_known{false, false};
 };
 
+// Charges a move's thinking time to colour `me`'s clock (0 Black, 1 White) when the controller
+// does not send time_left: the first charge starts from the main time (or the first byo-yomi
+// period when there is none); main time that runs out passes into Canadian byo-yomi, the move
+// that crossed counting as the period's first stone; a period whose stones are all played
+// starts afresh. A time_left from the controller overrides the tally. No clock (or GTP's "no
+// time limit": byo-yomi time with no stones) is left alone.
+void charge_clock(GoClock& clock, int me, std::int64_t elapsed_ms);
+
 class GoDeep;
 
 struct GoDecision {

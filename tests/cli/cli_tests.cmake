@@ -279,3 +279,13 @@ add_test(NAME cli.gtp_no_rave
   COMMAND sh -c "printf 'boardsize 9\\ngenmove b\\nquit\\n' | \"$0\" gtp --visits 50 --rave-k 0" $<TARGET_FILE:kibitz>)
 set_tests_properties(cli.gtp_no_rave PROPERTIES LABELS "cli;unit" PASS_REGULAR_EXPRESSION "^= \n\n= [A-J][1-9]\n\n= \n\n$")
 kibitz_cli_test(gtp_nan_rave_k ARGS gtp --rave-k nan MATCH "^kibitz: error: --rave-k: a finite number[^\n]*\n$")
+
+# The learned playout policy: the built-in weights play, a missing weights file or a bad
+# trainer option is refused with one line.
+add_test(NAME cli.gtp_learned_playouts
+  COMMAND sh -c "printf 'boardsize 9\\ngenmove b\\nquit\\n' | \"$0\" gtp --visits 50 --playouts learned" $<TARGET_FILE:kibitz>)
+set_tests_properties(cli.gtp_learned_playouts PROPERTIES LABELS "cli;unit" PASS_REGULAR_EXPRESSION "^= \n\n= [A-J][1-9]\n\n= \n\n$")
+kibitz_cli_test(gtp_missing_playout_weights ARGS gtp --playouts /nonexistent/playout.json
+  MATCH "^kibitz: error: cannot read '/nonexistent/playout.json'\n$")
+kibitz_cli_test(train_playout_bad_iterations ARGS go train-playout x --iterations 0 --out /tmp/kibitz_unused.json
+  MATCH "^kibitz: error: --iterations: 1 to 1000\n$")

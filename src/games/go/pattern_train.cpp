@@ -9,6 +9,7 @@
 
 #include "core/bradley_terry.hpp"
 #include "core/progress.hpp"
+#include "games/go/search_traits.hpp"
 #include "games/go/sgf.hpp"
 #include "games/go/sgf_collection.hpp"
 
@@ -153,6 +154,84 @@ Result<PatternModel> train_pattern_model(const PatternTrainOptions& o, PatternTr
   progress.finish(fmt::format("log-likelihood {:.4f}", final_ll));
   stats.seconds = seconds_since(t0);
   return model;
+}
+
+Result<PlayoutModel> train_playout_model(const PatternTrainOptions& o, PlayoutTrainStats& stats) {
+  const auto t0 = Clock::now();
+  // Feature ids: 0 tenuki, 1 diagonal to the last move, 2.. the codes in order of first sight.
+  std::unordered_map<std::uint32_t, std::uint32_t> id_of;
+  std::vector<std::uint32_t> code_of;
+  std::vector<std::uint64_t> count;
+  TeamCompetitions data;
+  data.slots = 2;
+  static constexpr std::array<int, 8> kAround = {-kStride - 1, -kStride, -kStride + 1, -1, 1,
+                                                 kStride - 1,  kStride,  kStride + 1};
+  auto r = for_each_position(o, "playout patterns", [&](const Position& p, Move played) {
+    const Move last = p.last_move();
+    if (!last.is_point()) return;
+    const std::uint64_t first = data.teams();
+    std::uint64_t winner = first;  // tenuki unless the move played is a candidate
+    data.members.push_back(0);
+    data.members.push_back(TeamCompetitions::kNone);
+    for (const int d : kAround) {
+      const int sq = last.sq + d;
+      if (p.at(sq) != kEmpty || !playout_acceptable(p, sq)) continue;
+      const std::uint32_t code = canonical_local_code(local_code(p, sq));
+      auto [it, fresh] = id_of.try_emplace(code, static_cast<std::uint32_t>(code_of.size() + 2));
+      if (fresh) {
+        code_of.push_back(code);
+        count.push_back(0);
+      }
+      ++count[it->second - 2];
+      if (played.is_point() && played.sq == sq) winner = data.teams();
+      const bool diagonal = d != -kStride && d != -1 && d != 1 && d != kStride;
+      data.members.push_back(it->second);
+      data.members.push_back(diagonal ? 1u : TeamCompetitions::kNone);
+    }
+    if (data.teams() == first + 1) {  // no local point: nothing to choose
+      data.members.resize(first * 2);
+      return;
+    }
+    stats.local += winner != first;
+    data.winner.push_back(winner);
+    data.start.push_back(data.teams());
+  });
+  if (!r) return tl::unexpected(r.error());
+  stats.games = r->games;
+  stats.bad_records = r->bad;
+  stats.positions = data.competitions();
+  stats.candidates = data.teams() - data.competitions();
+  if (data.competitions() == 0) return kibitz::fail("no positions in the records given");
+
+  std::vector<float> gammas(code_of.size() + 2, 1.0f);
+  const auto its = static_cast<std::uint64_t>(o.iterations);
+  Progress progress = o.progress ? Progress("playout patterns: fitting", its)
+                                 : Progress("playout patterns: fitting", its, stderr, false);
+  BradleyTerryOptions bt;
+  bt.iterations = o.iterations;
+  bt.prior = o.prior;
+  stats.log_likelihood.clear();
+  bt.on_iteration = [&](int it, double ll) {
+    stats.log_likelihood.push_back(ll);
+    progress.update(static_cast<std::uint64_t>(it), fmt::format("log-likelihood {:.4f}", ll));
+  };
+  const double final_ll = fit_bradley_terry(data, gammas, bt);
+  stats.log_likelihood.push_back(final_ll);
+  progress.finish(fmt::format("log-likelihood {:.4f}", final_ll));
+
+  auto clamp = [](float g) {
+    return static_cast<float>(std::clamp<double>(g, kMinGamma, kMaxGamma));
+  };
+  std::vector<PlayoutPatternEntry> entries;
+  for (std::size_t i = 0; i < code_of.size(); ++i)
+    if (count[i] >= static_cast<std::uint64_t>(o.min_count))
+      entries.push_back({code_of[i], clamp(gammas[i + 2])});
+  std::sort(
+      entries.begin(), entries.end(),
+      [](const PlayoutPatternEntry& a, const PlayoutPatternEntry& b) { return a.code < b.code; });
+  stats.patterns = static_cast<int>(entries.size());
+  stats.seconds = seconds_since(t0);
+  return PlayoutModel(std::move(entries), clamp(gammas[0]), clamp(gammas[1]));
 }
 
 Result<PredictionStats> measure_pattern_model(const PatternModel& model,

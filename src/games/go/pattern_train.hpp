@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "games/go/pattern_model.hpp"
+#include "games/go/playout_model.hpp"
 
 namespace kibitz::go {
 
@@ -54,6 +55,22 @@ struct PredictionStats {
     return scoring_seconds > 0 ? candidates / scoring_seconds : 0;
   }
 };
+
+// Fitting the playout patterns (playout_model.hpp): every position whose last move is a point
+// is a competition between the empty points around that move that a playout may play
+// (playout_acceptable()) and a "tenuki" team; the point played wins when it is one of them,
+// tenuki otherwise. Codes seen as candidates at least `min_count` times go to the file.
+struct PlayoutTrainStats {
+  int games = 0, bad_records = 0;
+  std::uint64_t positions = 0, candidates = 0;
+  std::uint64_t local = 0;  // positions whose move played was one of the local points
+  int patterns = 0;         // codes written
+  std::vector<double> log_likelihood;
+  double seconds = 0;
+};
+
+Result<PlayoutModel> train_playout_model(const PatternTrainOptions& options,
+                                         PlayoutTrainStats& stats);
 
 // Every position of the records (same selection options as training: inputs, max_games,
 // stride; the rest is ignored).

@@ -5,6 +5,7 @@
 
 #include "games/go/pattern_model.hpp"
 #include "games/go/patterns.hpp"
+#include "games/go/playout_model.hpp"
 #include "games/go/search_traits.hpp"
 #include "games/go/tactics.hpp"
 
@@ -86,6 +87,40 @@ constexpr float kShapePrior = 2.0f;
 
 Move at_point(int sq) { return Move{static_cast<std::uint16_t>(sq)}; }
 
+Move random_move(const Position& p, Rng& rng);
+
+// The learned local rule (playout_model.hpp): draw among the empty points around the last
+// move l and "tenuki" in proportion to their strengths; a drawn point that is not acceptable
+// drops out and the draw is repeated. kNoPoint for tenuki.
+int learned_local_move(const Position& p, int l, const PlayoutModel& model, Rng& rng) {
+  std::array<int, 8> sq{};
+  std::array<float, 8> w{};
+  int n = 0;
+  float total = model.tenuki();
+  for (const int d : kAround) {
+    const int q = l + d;
+    if (p.at(q) != kEmpty) continue;
+    const bool diagonal = d != -kStride && d != -1 && d != 1 && d != kStride;
+    w[n] = model.weight(local_code(p, q)) * (diagonal ? model.diagonal() : 1.0f);
+    total += w[n];
+    sq[n++] = q;
+  }
+  while (n > 0) {
+    float r = static_cast<float>(rng.uniform01()) * total;
+    int i = 0;
+    for (; i < n; ++i) {
+      r -= w[i];
+      if (r < 0.0f) break;
+    }
+    if (i == n) return kNoPoint;  // tenuki
+    if (playout_acceptable(p, sq[i])) return sq[i];
+    total -= w[i];
+    w[i] = w[n - 1];
+    sq[i] = sq[--n];
+  }
+  return kNoPoint;
+}
+
 }  // namespace
 
 bool playout_acceptable(const Position& p, int sq) {
@@ -120,6 +155,12 @@ Move playout_move(const Position& p, Rng& rng) {
     }
     if (const int sq = c.pick(p, rng)) return at_point(sq);
 
+    // The learned local rule instead of rules 2 and 3 (playout_model.hpp).
+    if (const PlayoutModel* model = PlayoutModel::active()) {
+      if (const int sq = learned_local_move(p, l, *model, rng)) return at_point(sq);
+      return random_move(p, rng);
+    }
+
     // 2. Capture an opponent chain in atari around the last move.
     if (rng.below(10) < 9) {
       if (p.at(l) == opp && p.liberties(l) == 1) c.add(chain_liberty(p, l));
@@ -150,7 +191,13 @@ Move playout_move(const Position& p, Rng& rng) {
     }
   }
 
-  // 4. A random acceptable point: scan the empty points from a random start.
+  return random_move(p, rng);
+}
+
+namespace {
+
+// 4. A random acceptable point: scan the empty points from a random start.
+Move random_move(const Position& p, Rng& rng) {
   const auto empties = p.empty_points();
   const std::size_t n = empties.size();
   if (n == 0) return Move::pass();
@@ -161,6 +208,8 @@ Move playout_move(const Position& p, Rng& rng) {
     if (playout_acceptable(p, empties[i])) return at_point(empties[i]);
   return Move::pass();
 }
+
+}  // namespace
 
 void pattern_priors(const Position& p, std::span<const Move> moves, std::span<float> out) {
   const PatternModel& model = PatternModel::active();

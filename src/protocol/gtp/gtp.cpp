@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <istream>
@@ -247,11 +248,17 @@ go::Position Session::genmove_position(go::Color c) const {
 Session::Reply Session::genmove(go::Color c, bool cleanup,
                                 const engine::GoEngine::InfoCallback* info,
                                 std::int64_t interval_ms) {
+  const auto start = std::chrono::steady_clock::now();
   const go::Position pos = genmove_position(c);
   const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
   engine_.set_clock(clock_);
   engine_.set_handicap(handicap_stones(base_));
   const auto d = engine_.genmove(pos, limits, !cleanup, info, interval_ms);
+  // Our own tally of the clock, for controllers that send time_settings but no time_left.
+  engine::charge_clock(clock_, c == go::kWhite ? 1 : 0,
+                       std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - start)
+                           .count());
   if (info) (*info)(d.result);  // the statistics the move was chosen from, last
   log_decision(c, d);
   if (d.move.is_resign()) return {true, "resign"};
@@ -480,6 +487,7 @@ Session::Reply Session::dispatch(const std::string& cmd, const std::vector<std::
   }
   if (cmd == "clear_board") {
     reset_board();
+    clock_.left_known = {false, false};  // a new game starts with a full clock
     return {};
   }
   if (cmd == "komi") {

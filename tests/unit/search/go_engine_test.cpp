@@ -121,5 +121,51 @@ TEST(GoEngineRave, ZeroWeightGathersNoAmafStatistics) {
   EXPECT_GT(amaf_total(GoEngineOptions{}.rave_k), 0);
 }
 
+// The engine's own tally of its clock when the controller sends no time_left.
+TEST(GoEngineClock, ChargesSuddenDeathCanadianAndByoYomi) {
+  GoClock none;
+  charge_clock(none, 0, 5000);
+  EXPECT_FALSE(none.left_known[0]);  // no time_settings: no clock
+
+  GoClock sudden{.main_ms = 10000, .set = true};
+  charge_clock(sudden, 0, 3000);
+  EXPECT_TRUE(sudden.left_known[0]);
+  EXPECT_FALSE(sudden.left_known[1]);  // each side its own clock
+  EXPECT_EQ(sudden.left_ms[0], 7000);
+  EXPECT_EQ(sudden.left_stones[0], 0);
+  charge_clock(sudden, 0, 8000);
+  EXPECT_EQ(sudden.left_ms[0], 0);  // flagged: nothing left, never negative
+
+  // Canadian: 2 s main, then 3 stones in 3 s.
+  GoClock canadian{.main_ms = 2000, .byo_ms = 3000, .byo_stones = 3, .set = true};
+  charge_clock(canadian, 1, 1500);
+  EXPECT_EQ(canadian.left_ms[1], 500);
+  charge_clock(canadian, 1, 800);  // 300 ms into the first period, and its first stone
+  EXPECT_EQ(canadian.left_ms[1], 2700);
+  EXPECT_EQ(canadian.left_stones[1], 2);
+  charge_clock(canadian, 1, 1000);
+  EXPECT_EQ(canadian.left_ms[1], 1700);
+  EXPECT_EQ(canadian.left_stones[1], 1);
+  charge_clock(canadian, 1, 1000);  // the period's last stone: a fresh period
+  EXPECT_EQ(canadian.left_ms[1], 3000);
+  EXPECT_EQ(canadian.left_stones[1], 3);
+
+  // Byo-yomi from the start, one stone a period: every move starts a fresh period.
+  GoClock byo{.byo_ms = 2000, .byo_stones = 1, .set = true};
+  charge_clock(byo, 0, 1500);
+  EXPECT_EQ(byo.left_ms[0], 2000);
+  EXPECT_EQ(byo.left_stones[0], 1);
+
+  // GTP's "no time limit" (byo-yomi time, no stones) is left alone; a time_left is counted on.
+  GoClock unlimited{.main_ms = 0, .byo_ms = 1000, .byo_stones = 0, .set = true};
+  charge_clock(unlimited, 0, 1500);
+  EXPECT_FALSE(unlimited.left_known[0]);
+  GoClock told{.main_ms = 60000, .set = true};
+  told.left_ms[0] = 5000;
+  told.left_known[0] = true;
+  charge_clock(told, 0, 1000);
+  EXPECT_EQ(told.left_ms[0], 4000);
+}
+
 }  // namespace
 }  // namespace kibitz::engine
