@@ -13,6 +13,7 @@
 #include "engine/chess_engine.hpp"
 #include "engine/go_engine.hpp"
 #include "engine/gomoku_engine.hpp"
+#include "games/go/playout_model.hpp"
 
 namespace kibitz::cli {
 
@@ -30,12 +31,14 @@ struct BenchArgs {
   std::vector<std::string> disable;
   bool plain = false;
   bool verbose = false;
+  std::string go_playouts = "rules";
 };
 
 int run_go(BenchArgs& a) {
   if (a.pipeline || a.plain || !a.disable.empty())
     return report_error("--pipeline, --plain and --disable are for the alpha-beta games", 2);
   if (a.options.playouts == 0) a.options.playouts = kGoBenchPlayouts;
+  if (a.go_playouts == "learned") go::PlayoutModel::set_active(&go::PlayoutModel::builtin());
   Progress progress("bench", engine::go_bench_positions().size());
   std::size_t done = 0;
   const auto report = engine::run_go_bench(a.options, [&](const engine::BenchPosition& p) {
@@ -126,6 +129,10 @@ Runner add_bench(CLI::App& root) {
   cmd->add_option("--playouts", a->options.playouts,
                   fmt::format("go: MCTS playouts per position (default {})", kGoBenchPlayouts))
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  cmd->add_option("--go-playouts", a->go_playouts,
+                  "go: playout policy, rules or learned (as `kibitz gtp --playouts`)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"rules", "learned"}));
   cmd->add_option("--movetime", a->options.movetime_ms,
                   "search each position this many ms instead of to --depth");
   cmd->add_option("--hash", a->options.hash_mb, "transposition table size in MB")

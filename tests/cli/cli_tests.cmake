@@ -289,3 +289,5 @@ kibitz_cli_test(gtp_missing_playout_weights ARGS gtp --playouts /nonexistent/pla
   MATCH "^kibitz: error: cannot read '/nonexistent/playout.json'\n$")
 kibitz_cli_test(train_playout_bad_iterations ARGS go train-playout x --iterations 0 --out /tmp/kibitz_unused.json
   MATCH "^kibitz: error: --iterations: 1 to 1000\n$")
+kibitz_cli_test(bench_go_learned_playouts ARGS bench --game go --go-playouts learned --playouts 200
+  MATCH "Playouts/second : [1-9][0-9]*\n")

@@ -512,7 +512,10 @@ TEST(GoPlayoutPatterns, TheShippedWeightsLoadAndKnowCaptures) {
 
 // Playouts with the learned rule end: they never fill their own eyes.
 TEST(GoPlayoutPatterns, LearnedPlayoutsEndAndPlayAcceptableMoves) {
-  PlayoutModel::set_active(&PlayoutModel::builtin());
+  struct Active {  // the rules again when the test ends, however it ends
+    Active() { PlayoutModel::set_active(&PlayoutModel::builtin()); }
+    ~Active() { PlayoutModel::set_active(nullptr); }
+  } active;
   for (const int size : {9, 19}) {
     Rules rules;
     rules.size = size;
@@ -531,7 +534,6 @@ TEST(GoPlayoutPatterns, LearnedPlayoutsEndAndPlayAcceptableMoves) {
       EXPECT_TRUE(p.is_terminal()) << size << " game " << game;
     }
   }
-  PlayoutModel::set_active(nullptr);
 }
 
 // Synthetic games whose moves are drawn the way the trainer models them, from known gammas:
