@@ -57,12 +57,17 @@ Result<void> check_selection(const go::PatternTrainOptions& o) {
   return {};
 }
 
+// The selection and the fitting options of both trainers.
+Result<void> check_fit(const go::PatternTrainOptions& o) {
+  if (auto ok = check_selection(o); !ok) return ok;
+  if (o.min_count < 1) return fail("--min-count: at least 1");
+  if (o.iterations < 1 || o.iterations > 1000) return fail("--iterations: 1 to 1000");
+  if (!(o.prior >= 0 && o.prior <= 1000)) return fail("--prior: 0 to 1000");
+  return {};
+}
+
 int run_train(TrainArgs& a) {
-  if (auto ok = check_selection(a.o); !ok) return report_error(ok.error().message, 2);
-  if (a.o.min_count < 1) return report_error("--min-count: at least 1", 2);
-  if (a.o.iterations < 1 || a.o.iterations > 1000)
-    return report_error("--iterations: 1 to 1000", 2);
-  if (!(a.o.prior >= 0 && a.o.prior <= 1000)) return report_error("--prior: 0 to 1000", 2);
+  if (auto ok = check_fit(a.o); !ok) return report_error(ok.error().message, 2);
   if (a.test_games < 0 || a.test_stride < 1)
     return report_error("--test-games: 0 or more, --test-stride: at least 1", 2);
   a.o.progress = !a.no_progress && isatty(2);
@@ -127,11 +132,7 @@ struct PlayoutArgs {
 };
 
 int run_train_playout(PlayoutArgs& a) {
-  if (auto ok = check_selection(a.o); !ok) return report_error(ok.error().message, 2);
-  if (a.o.min_count < 1) return report_error("--min-count: at least 1", 2);
-  if (a.o.iterations < 1 || a.o.iterations > 1000)
-    return report_error("--iterations: 1 to 1000", 2);
-  if (!(a.o.prior >= 0 && a.o.prior <= 1000)) return report_error("--prior: 0 to 1000", 2);
+  if (auto ok = check_fit(a.o); !ok) return report_error(ok.error().message, 2);
   a.o.progress = !a.no_progress && isatty(2);
   go::PlayoutTrainStats st;
   auto model = go::train_playout_model(a.o, st);

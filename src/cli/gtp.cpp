@@ -47,14 +47,15 @@ int run_gtp(const GtpArgs& a) {
     go::PatternModel::set_active(std::move(*model));
   }
   go::PatternModel::active();  // read the built-in weights now, not on the first move's clock
-  static go::PlayoutModel playout_model;  // lives as long as the searches that read it
+  // A loaded model lives as long as the searches that read it: to the end of the program.
+  static std::unique_ptr<const go::PlayoutModel> loaded;
   if (a.playouts == "learned") {
     go::PlayoutModel::set_active(&go::PlayoutModel::builtin());
   } else if (a.playouts != "rules") {
     auto m = go::PlayoutModel::load(a.playouts);
     if (!m) return report_error(m.error().message, 2);
-    playout_model = std::move(*m);
-    go::PlayoutModel::set_active(&playout_model);
+    loaded = std::make_unique<const go::PlayoutModel>(std::move(*m));
+    go::PlayoutModel::set_active(loaded.get());
   }
   gtp::SessionOptions o;
   if (!a.config.empty() || !a.db.empty()) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <span>
 #include <unordered_map>
 
 #include "core/bradley_terry.hpp"
@@ -78,6 +79,25 @@ Result<GameCounts> for_each_position(const PatternTrainOptions& o, const std::st
   return counts;
 }
 
+// Fits the gammas by MM with a progress line; the mean log-likelihood before each iteration
+// and at the end.
+std::vector<double> fit(const TeamCompetitions& data, std::span<float> gammas,
+                        const PatternTrainOptions& o, const char* label) {
+  const auto its = static_cast<std::uint64_t>(o.iterations);
+  Progress progress = o.progress ? Progress(label, its) : Progress(label, its, stderr, false);
+  std::vector<double> lls;
+  BradleyTerryOptions bt;
+  bt.iterations = o.iterations;
+  bt.prior = o.prior;
+  bt.on_iteration = [&](int it, double ll) {
+    lls.push_back(ll);
+    progress.update(static_cast<std::uint64_t>(it), fmt::format("log-likelihood {:.4f}", ll));
+  };
+  lls.push_back(fit_bradley_terry(data, gammas, bt));
+  progress.finish(fmt::format("log-likelihood {:.4f}", lls.back()));
+  return lls;
+}
+
 }  // namespace
 
 Result<PatternModel> train_pattern_model(const PatternTrainOptions& o, PatternTrainStats& stats) {
@@ -137,21 +157,8 @@ Result<PatternModel> train_pattern_model(const PatternTrainOptions& o, PatternTr
   stats.candidates = data.teams();
   if (data.competitions() == 0) return kibitz::fail("no positions in the records given");
 
-  const auto its = static_cast<std::uint64_t>(o.iterations);
-  Progress progress = o.progress ? Progress("patterns: fitting", its)
-                                 : Progress("patterns: fitting", its, stderr, false);
-  BradleyTerryOptions bt;
-  bt.iterations = o.iterations;
-  bt.prior = o.prior;
-  stats.log_likelihood.clear();
-  bt.on_iteration = [&](int it, double ll) {
-    stats.log_likelihood.push_back(ll);
-    progress.update(static_cast<std::uint64_t>(it), fmt::format("log-likelihood {:.4f}", ll));
-  };
-  const double final_ll = fit_bradley_terry(data, model.gammas(), bt);
+  stats.log_likelihood = fit(data, model.gammas(), o, "patterns: fitting");
   model.clamp_gammas();
-  stats.log_likelihood.push_back(final_ll);
-  progress.finish(fmt::format("log-likelihood {:.4f}", final_ll));
   stats.seconds = seconds_since(t0);
   return model;
 }
@@ -204,20 +211,7 @@ Result<PlayoutModel> train_playout_model(const PatternTrainOptions& o, PlayoutTr
   if (data.competitions() == 0) return kibitz::fail("no positions in the records given");
 
   std::vector<float> gammas(code_of.size() + 2, 1.0f);
-  const auto its = static_cast<std::uint64_t>(o.iterations);
-  Progress progress = o.progress ? Progress("playout patterns: fitting", its)
-                                 : Progress("playout patterns: fitting", its, stderr, false);
-  BradleyTerryOptions bt;
-  bt.iterations = o.iterations;
-  bt.prior = o.prior;
-  stats.log_likelihood.clear();
-  bt.on_iteration = [&](int it, double ll) {
-    stats.log_likelihood.push_back(ll);
-    progress.update(static_cast<std::uint64_t>(it), fmt::format("log-likelihood {:.4f}", ll));
-  };
-  const double final_ll = fit_bradley_terry(data, gammas, bt);
-  stats.log_likelihood.push_back(final_ll);
-  progress.finish(fmt::format("log-likelihood {:.4f}", final_ll));
+  stats.log_likelihood = fit(data, gammas, o, "playout patterns: fitting");
 
   auto clamp = [](float g) {
     return static_cast<float>(std::clamp<double>(g, kMinGamma, kMaxGamma));
