@@ -66,6 +66,15 @@ Result<void> check_fit(const go::PatternTrainOptions& o) {
   return {};
 }
 
+int write_weights(const std::string& json, const std::string& path) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << json;
+  f.close();
+  if (!f) return report_error(fmt::format("cannot write '{}'", path));
+  fmt::print("wrote {}\n", path);
+  return 0;
+}
+
 int run_train(TrainArgs& a) {
   if (auto ok = check_fit(a.o); !ok) return report_error(ok.error().message, 2);
   if (a.test_games < 0 || a.test_stride < 1)
@@ -100,12 +109,7 @@ int run_train(TrainArgs& a) {
       "iterations, prior {}{}",
       command_line(a), KIBITZ_VERSION, st.games, st.positions, patterns, a.o.min_count,
       a.o.iterations, a.o.prior, held_out);
-  std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
-  f << model->to_json();
-  f.close();
-  if (!f) return report_error(fmt::format("cannot write '{}'", a.out));
-  fmt::print("wrote {}\n", a.out);
-  return 0;
+  return write_weights(model->to_json(), a.out);
 }
 
 int run_eval(EvalArgs& a) {
@@ -154,12 +158,7 @@ int run_train_playout(PlayoutArgs& a) {
       "log-likelihood {:.4f} -> {:.4f}",
       cmd, KIBITZ_VERSION, st.games, st.positions, st.candidates, local, st.patterns, a.o.min_count,
       a.o.iterations, a.o.prior, st.log_likelihood.front(), st.log_likelihood.back());
-  std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
-  f << model->to_json();
-  f.close();
-  if (!f) return report_error(fmt::format("cannot write '{}'", a.out));
-  fmt::print("wrote {}\n", a.out);
-  return 0;
+  return write_weights(model->to_json(), a.out);
 }
 
 void add_selection(CLI::App* c, go::PatternTrainOptions& o) {

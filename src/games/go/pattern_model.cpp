@@ -201,12 +201,18 @@ Result<PatternModel> PatternModel::parse(std::string_view text, std::string_view
   return m;
 }
 
-Result<PatternModel> PatternModel::load(const std::string& path) {
+Result<std::string> read_weights_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return kibitz::fail("cannot read '{}'", path);
   std::ostringstream s;
   s << f.rdbuf();
-  return parse(s.str(), path);
+  return s.str();
+}
+
+Result<PatternModel> PatternModel::load(const std::string& path) {
+  auto text = read_weights_file(path);
+  if (!text) return tl::unexpected(text.error());
+  return parse(*text, path);
 }
 
 const PatternModel& PatternModel::builtin() {

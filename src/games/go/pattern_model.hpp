@@ -30,6 +30,9 @@ struct PatternEntry {
   float gamma = 1.0f;
 };
 
+// The whole text of a weights file, or "cannot read 'path'" (both Go weights loaders).
+Result<std::string> read_weights_file(const std::string& path);
+
 class PatternModel {
  public:
   // No patterns, every gamma 1 (all moves alike).

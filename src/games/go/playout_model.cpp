@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "games/go/pattern_model.hpp"
@@ -171,11 +170,9 @@ Result<PlayoutModel> PlayoutModel::parse(std::string_view text, std::string_view
 }
 
 Result<PlayoutModel> PlayoutModel::load(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return kibitz::fail("cannot read '{}'", path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return parse(s.str(), path);
+  auto text = read_weights_file(path);
+  if (!text) return tl::unexpected(text.error());
+  return parse(*text, path);
 }
 
 const PlayoutModel& PlayoutModel::builtin() {
