@@ -887,6 +887,25 @@ bool Position::opponent_can_win() const {
   return static_cast<bool>(passed.winning_move());
 }
 
+Move Position::sure_win_move() const {
+  if (is_terminal() || variant_.rule == Rule::kCapture) return Move::none();
+  const Color c = side_, o = opponent(c);
+  const auto& mine = count_[c];
+  const auto& theirs = count_[o];
+  if (mine[static_cast<int>(Threat::kFlexFour)] == 0) return Move::none();
+  // A flagged point of the opponent's might be a four it is allowed to play: not certain.
+  if (theirs[static_cast<int>(Threat::kFour)] + theirs[static_cast<int>(Threat::kFourThree)] +
+          theirs[static_cast<int>(Threat::kFlexFour)] + theirs[static_cast<int>(Threat::kFive)] +
+          theirs[kFlaggedBucket] !=
+      0)
+    return Move::none();
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (board_[sq] == kEmpty && !(summary_[c][sq] & kFlagged) &&
+        summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFlexFour))
+      return Move{static_cast<std::uint16_t>(sq)};
+  return Move::none();
+}
+
 bool Position::opponent_threatens_open_four() const {
   if (is_terminal() || variant_.rule == Rule::kCapture) return false;
   return count_[opponent(side_)][static_cast<int>(Threat::kFlexFour)] > 0;
@@ -932,8 +951,10 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
           0)
     return 0;
   // One pass: fives and winning captures first, then fours, then free threes and
-  // five-breaking captures (the threat search tries them in that order).
-  MoveList<Position> fours, threes;
+  // five-breaking captures (the threat search tries them in that order); within fours and
+  // threes the stronger shapes first (open and double fours, four-threes, double threes),
+  // which a threat search finds its wins with soonest.
+  MoveList<Position> fours, threes, strong_fours, strong_threes;
   for (int sq = 0; sq < kSquares; ++sq) {
     if (board_[sq] != kEmpty) continue;
     const std::uint16_t s = summary_[c][sq];
@@ -943,14 +964,20 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
     MoveList<Position>* list = nullptr;
     if (t == static_cast<int>(Threat::kFive) || wins_by_capture)
       list = &out;
+    else if (t >= static_cast<int>(Threat::kFourThree))
+      list = &strong_fours;
     else if (t >= static_cast<int>(Threat::kFour))
       list = &fours;
+    else if (t == static_cast<int>(Threat::kThreeThree))
+      list = &strong_threes;
     else if (t >= static_cast<int>(Threat::kFlexThree) ||
              (pairs && pending_ == o + 1 && breaks_pending(sq)))
       list = &threes;
     if (list && !forbidden_for(sq, c)) list->push_back(Move{static_cast<std::uint16_t>(sq)});
   }
+  for (const Move m : strong_fours) out.push_back(m);
   for (const Move m : fours) out.push_back(m);
+  for (const Move m : strong_threes) out.push_back(m);
   for (const Move m : threes) out.push_back(m);
   return out.size();
 }

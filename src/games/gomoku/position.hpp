@@ -185,6 +185,11 @@ class Position {
   // A move that wins at once for the side to move (a five under the rule, or the capture
   // variant's tenth captured stone), or Move::none().
   Move winning_move() const;
+  // A move that wins in three plies for certain, or Move::none() (the threat search's
+  // optional hook): an open four (or a double four) for the side to move while the opponent
+  // has no point at all where it would make a four or a five, so it can neither block both
+  // ends nor gain a tempo. Not under the capture rule (a capture can break a four).
+  Move sure_win_move() const;
   // The opponent of the side to move has a move that wins at once (a four on the board).
   bool opponent_can_win() const;
   // The opponent of the side to move could make an open four (or a double four) next: it

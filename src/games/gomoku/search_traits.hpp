@@ -47,6 +47,11 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     buf.clear();
     if (const Move w = p.winning_move()) buf.push_back(w);
   }
+  // At a quiescence node that stands below beta: does the side to move win by a narrow
+  // VCF (the first four builds on a three; each later four lies on a line through the
+  // previous one, at most two tried; the defender only blocks)? The plies to the five, or 0.
+  // Cheap enough for every leaf where the side to move has a four to make.
+  static int quiescence_win(Position& p);
   static void generate_quiet(const Position& p, MoveList<Position>& buf) {
     buf.clear();
     if (p.opponent_can_win() || p.opponent_threatens_open_four()) return;

@@ -12,6 +12,8 @@
 //                                     check the two together must yield exactly the evasions
 //   generate_quiescence(s, MoveList&) the quiescence moves when not in check, if narrower
 //                                     than the tactical stage
+//   quiescence_win(s&)                plies to a win the game proves cheaply (0: none),
+//                                     asked where standing pat does not reach beta
 //   is_tactical(s, m), mvv_lva(s, m), see_ge(s, m, threshold)      ordering and pruning
 //   quiet_value(s, m)                 static order of quiet moves, added to history
 //   is_legal(s, m)                    validates TT and killer moves before generating

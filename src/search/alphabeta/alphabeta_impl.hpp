@@ -150,6 +150,14 @@ Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
       return best;
     }
     alpha = std::max(alpha, best);
+    // A game's cheap proof of a forced win where standing pat is not enough.
+    if constexpr (requires { Traits::quiescence_win(state_); }) {
+      if (const int plies = Traits::quiescence_win(state_)) {
+        const Score win = mate_in(ply + plies);
+        tt_.store(key, Move::none(), score_to_tt(win, ply), stand_pat, 0, Bound::kLower);
+        return win;
+      }
+    }
   }
 
   const Score alpha_in = alpha;

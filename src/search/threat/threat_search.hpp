@@ -8,7 +8,9 @@
 // node the attack fails if the defender can win at once or the attacker no longer threatens
 // anything; otherwise every answer the game lists (blocks, captures that break the threat,
 // counter-fours under VCT) must lose. A threat nobody can answer (every blocking point
-// forbidden, say) wins. Depth counts attacker moves. Results are cached by position hash:
+// forbidden, say) wins. A game may also name a win it knows without search (optional
+// `sure_win_move()`; gomoku: an open four the opponent cannot meet with a four). Depth counts
+// attacker moves. Results are cached by position hash:
 // a win proven within d attacker moves holds for any larger depth, a failure at depth d for
 // any smaller one.
 #include <algorithm>
@@ -100,6 +102,15 @@ class ThreatSearch {
       if (best) *best = w;
       store(s.hash(), w, 0, true);
       return true;
+    }
+    // A win the game tells without search ends the line early (gomoku's open four: two
+    // attacker moves).
+    if constexpr (requires { s.sure_win_move(); }) {
+      if (const Move w = s.sure_win_move()) {
+        if (best) *best = w;
+        store(s.hash(), w, 1, true);
+        return true;
+      }
     }
     if (depth <= 0 || out) return false;
     const std::uint64_t key = s.hash();

@@ -1,10 +1,13 @@
 // Threat queries on small hand-built positions: the answers to a five threat, to an open
-// three, counter-fours, and the moves that make fours and threes.
+// three, counter-fours, and the moves that make fours and threes; the sure open four and the
+// quiescence's narrow VCF against brute force and the full threat search on random games.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "core/rng.hpp"
+#include "games/gomoku/search_traits.hpp"
+#include "search/threat/threat_search.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
 namespace kibitz::gomoku {
@@ -183,6 +186,81 @@ TEST(GomokuThreats, DefenceMovesMatchBruteForceOnRandomPositions) {
     }
   }
   EXPECT_GT(checked, 200);
+}
+
+// Positions of random games (moves next to stones, so that fours and threes are frequent)
+// under the three rules without captures, handed to `check` one by one.
+template <class F>
+void for_random_positions(std::uint64_t seed, int games, F&& check) {
+  for (const Rule rule : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju}) {
+    Rng rng(static_cast<std::uint64_t>(rule) + seed);
+    for (int game = 0; game < games; ++game) {
+      Position p(Variant{15, rule});
+      for (int ply = 0; ply < 60 && !p.is_terminal(); ++ply) {
+        check(p);
+        MoveList<Position> moves;
+        p.candidate_moves(moves, 1);
+        if (moves.size() == 0) break;
+        p.apply(moves[rng.below(moves.size())]);
+      }
+    }
+  }
+}
+
+TEST(GomokuThreats, SureOpenFourOnAHandBuiltPosition) {
+  // Black's free three c3-e3 on an otherwise open board: b3 or f3 makes an open four, and
+  // white has nothing that makes a four.
+  const Variant v{15, Rule::kFreestyle};
+  Position p = setup(v, {"", "", "..XXX.....", "", "", ".O..O....O"}, kBlack, 2, 2);
+  const Move m = p.sure_win_move();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(p.threat(m.sq, kBlack), Threat::kFlexFour);
+  // Give white a closed three it can turn into a four: no longer certain.
+  Position q = setup(v, {"", "", "..XXX.....", "", "", "XOOO......"}, kBlack, 2, 2);
+  EXPECT_FALSE(q.sure_win_move());
+}
+
+// sure_win_move() against brute force: after its move every legal reply leaves the side
+// that played it a five to make, and the opponent never had one first.
+TEST(GomokuThreats, SureOpenFourWinsAgainstEveryReply) {
+  int claims = 0;
+  for_random_positions(31, 40, [&](const Position& p) {
+    const Move m = p.sure_win_move();
+    if (!m) return;
+    ++claims;
+    ASSERT_TRUE(p.is_legal(m)) << p.to_string();
+    Position q = p;
+    q.apply(m);
+    ASSERT_FALSE(q.is_terminal());
+    ASSERT_FALSE(q.winning_move()) << "the opponent wins first\n" << q.to_string();
+    MoveList<Position> replies;
+    q.legal_moves(replies);
+    for (const Move r : replies) {
+      Position t = q;
+      t.apply(r);
+      ASSERT_FALSE(t.is_terminal()) << t.to_string();
+      ASSERT_TRUE(t.winning_move()) << "reply " << to_text(r) << " holds\n" << t.to_string();
+    }
+  });
+  EXPECT_GT(claims, 20);
+}
+
+// The quiescence's narrow VCF claims only real wins: each claim is confirmed by the full VCF
+// search, within as many attacker moves.
+TEST(GomokuThreats, NarrowVcfClaimsAreProvenByTheThreatSearch) {
+  search::ThreatSearch<Position> threats(16);
+  int claims = 0;
+  for_random_positions(47, 40, [&](const Position& p) {
+    Position q = p;
+    const int plies = SearchTraits<Position>::quiescence_win(q);
+    ASSERT_EQ(q, p) << "the position was not restored";
+    if (plies == 0) return;
+    ++claims;
+    threats.clear();
+    const auto r = threats.solve(q, search::ThreatKind::kVcf, {.max_depth = (plies + 1) / 2});
+    ASSERT_TRUE(r.win) << plies << " plies claimed\n" << p.to_string();
+  });
+  EXPECT_GT(claims, 50);
 }
 
 }  // namespace
