@@ -73,8 +73,8 @@ int narrow_vcf(Position& p, int prev, int depth) {
           ++others;
       if (others == 0 && t == Threat::kFour) return;
     }
-    for (int i = 0; i < n; ++i)
-      if (moves[i] == q) return;
+    // No repeats to check: four_moves lists a point once, and the lines through prev meet
+    // only at prev.
     if (n < static_cast<int>(moves.size())) moves[n++] = static_cast<std::uint16_t>(q);
   };
   MoveList<Position> all;
@@ -86,10 +86,14 @@ int narrow_vcf(Position& p, int prev, int depth) {
       for (int k = -4; k <= 4; ++k)
         if (k != 0) consider(prev + k * step);
   }
-  // Strongest first (open / double fours, four-threes).
-  std::stable_sort(moves.begin(), moves.begin() + n, [&](std::uint16_t a, std::uint16_t b) {
-    return p.threat(a, me) > p.threat(b, me);
-  });
+  // Strongest first (open / double fours, four-threes), ties in list order: an insertion
+  // sort, as std::stable_sort may allocate a buffer and this runs at every leaf.
+  for (int i = 1; i < n; ++i) {
+    const std::uint16_t q = moves[i];
+    int j = i;
+    for (; j > 0 && p.threat(moves[j - 1], me) < p.threat(q, me); --j) moves[j] = moves[j - 1];
+    moves[j] = q;
+  }
   if (prev != 0) n = std::min(n, kNarrowVcfWidth);
   for (int i = 0; i < n; ++i) {
     const Move m{moves[i]};
