@@ -1,7 +1,8 @@
 // kibitz gomocup (also run as `pbrain-kibitz`): the Gomocup protocol on stdin/stdout.
 // kibitz gomoku play: a person against the engine in the terminal.
 // kibitz gomoku puzzles: the threat search on a puzzle file (JSON lines), solve times.
-// kibitz gomoku tune: fit the evaluation weights to game records (SGF, from kibitz match).
+// kibitz gomoku tune: fit the evaluation weights to game records (SGF from kibitz match, or
+// the Gomocup referee's games log).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -223,9 +224,8 @@ struct TuneArgs {
   double k = 0;
 };
 
-// One game record's quiet positions (after the first skip_plies) with the result for the side
-// to move. A record of another size or rule, or without a decided or drawn result, adds
-// nothing; a malformed one is an error naming it.
+// One SGF game record (GM[4], as kibitz match --records writes). A record of another size or
+// rule, or without a decided or drawn result, adds nothing; a malformed one is an error.
 Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rule, int skip_plies,
                                        std::vector<gomoku::TuneSample>& out) {
   const auto line = tree.main_line();
@@ -250,9 +250,7 @@ Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rul
     black = 0.5;
   else
     return 0;
-  gomoku::Position pos({.size = size, .rule = rule});
-  std::size_t added = 0;
-  int ply = 0;
+  std::vector<std::pair<int, int>> moves;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const go::SgfNode& node = tree.nodes[static_cast<std::size_t>(line[i])];
     for (const char* setup : {"AB", "AW", "AE"})
@@ -261,24 +259,14 @@ Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rul
       const go::SgfProperty* p = node.find(colour);
       if (!p || p->values.empty()) continue;
       const std::string& v = p->values.front();
-      if (v.size() != 2) return fail("move {}: '{}[{}]' is not a point", ply + 1, colour, v);
-      const int x = v[0] - 'a', y = v[1] - 'a';
-      if (x < 0 || y < 0 || x >= size || y >= size)
-        return fail("move {}: '{}[{}]' is off the board", ply + 1, colour, v);
-      const gomoku::Move m{static_cast<std::uint16_t>(gomoku::square_of(x, y))};
-      if (pos.is_terminal() || !pos.is_legal(m) ||
-          (pos.side_to_move() == gomoku::kBlack) != (colour[0] == 'B'))
-        return fail("move {}: '{}[{}]' is not legal here", ply + 1, colour, v);
-      pos.apply(m);
-      ++ply;
-      if (ply >= skip_plies && !pos.is_terminal() && pos.quiet_position()) {
-        const double r = pos.side_to_move() == gomoku::kBlack ? black : 1 - black;
-        out.push_back({gomoku::eval_features(pos), static_cast<float>(r)});
-        ++added;
-      }
+      const int n = static_cast<int>(moves.size());
+      if (v.size() != 2) return fail("move {}: '{}[{}]' is not a point", n + 1, colour, v);
+      if ((n % 2 == 0) != (colour[0] == 'B'))
+        return fail("move {}: '{}[{}]' is out of turn", n + 1, colour, v);
+      moves.emplace_back(v[0] - 'a', v[1] - 'a');
     }
   }
-  return added;
+  return gomoku::add_game_samples(size, rule, black, moves, skip_plies, out);
 }
 
 int run_tune(const TuneArgs& a) {
@@ -298,6 +286,13 @@ int run_tune(const TuneArgs& a) {
     std::ifstream f(path, std::ios::binary);
     if (!f) return report_error(fmt::format("cannot read '{}'", path), 2);
     const std::string text{std::istreambuf_iterator<char>(f), {}};
+    // A games log of the shared referee (JSON lines) or SGF records.
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') {
+      auto n = gomoku::read_games_log(text, *rule, a.skip_plies, data, games);
+      if (!n) return report_error(fmt::format("{}: {}", path, n.error().message), 2);
+      continue;
+    }
     auto trees = go::parse_sgf(text);
     if (!trees) return report_error(fmt::format("{}: {}", path, trees.error().message), 2);
     for (std::size_t g = 0; g < trees->size(); ++g) {
@@ -370,8 +365,13 @@ Runner add_gomoku(CLI::App& root) {
   z->add_flag("--verbose,-v", puzzles->verbose, "a line per puzzle");
   auto tune = std::make_shared<TuneArgs>();
   auto* t = cmd->add_subcommand(
-      "tune", "fit the evaluation weights to game records (Texel tuning; SGF from kibitz match)");
-  t->add_option("records", tune->files, "SGF files of gomoku games (GM[4])")->required();
+      "tune",
+      "fit the evaluation weights to game records (Texel tuning; SGF from kibitz match or the "
+      "Gomocup referee's games log)");
+  t->add_option("records", tune->files,
+                "game records: SGF (GM[4], kibitz match --records) or the Gomocup referee's "
+                "games log (JSON lines)")
+      ->required();
   t->add_option("--rule", tune->rule, "freestyle, exact5, renju: the games used and the weights")
       ->capture_default_str();
   t->add_option("--from", tune->from, "starting weights file (default: the compiled-in ones)");
@@ -388,9 +388,10 @@ Runner add_gomoku(CLI::App& root) {
   t->add_option("--k", tune->k, "sigmoid scale (default: fitted to the starting weights)")
       ->check(CLI::Range(1e-6, 1000.0));
   t->footer(
-      "Example:\n  kibitz match --game gomoku --engine bot=pipeline --engine bot=pipeline "
+      "Examples:\n  kibitz match --game gomoku --engine bot=pipeline --engine bot=pipeline "
       "--movetime 40 --games 600 --records selfplay.sgf\n  kibitz gomoku tune selfplay.sgf "
-      "--out data/gomoku/eval-freestyle.json");
+      "--out w.json\n  python3 ../shared/tools/gomoku/gomocup_match.py ... --games-log "
+      "games.txt\n  kibitz gomoku tune games.txt --out data/gomoku/eval-freestyle.json");
   return [cmd, p, z, t, play, puzzles, tune] {
     if (cmd->got_subcommand(p)) return run_play(*play);
     if (cmd->got_subcommand(t)) return run_tune(*tune);

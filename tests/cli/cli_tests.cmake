@@ -80,6 +80,21 @@ kibitz_cli_test(gomoku_tune_not_sgf ARGS gomoku tune ${CMAKE_CURRENT_LIST_DIR}/t
   MATCH "^kibitz: error: [^\n]*tune_sample.txt: sgf:1:1: expected '\\(' to start a game tree[^\n]*\n$")
 kibitz_cli_test(gomoku_tune_not_sgf_status WILL_FAIL ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt)
+# The shared Gomocup referee's games log (JSON lines) is read as records too: three games of a
+# refereed match (Kibitz against itself with the hand-set weights), and the same games converted
+# to SGF outside the program, give the same positions and the same fit (its K and errors move
+# with the compiled-in weights it starts from). A malformed line is named, with status 2.
+kibitz_cli_test(gomoku_tune_games_log ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5
+  MATCH "positions 52 K 0.3787 error 0.19699[0-9]* -> 0.1185[0-9]*")
+kibitz_cli_test(gomoku_tune_games_log_as_sgf ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.sgf --epochs 5
+  MATCH "positions 52 K 0.3787 error 0.19699[0-9]* -> 0.1185[0-9]*")
+kibitz_cli_test(gomoku_tune_bad_games_log ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_bad_games_log.txt
+  MATCH "^kibitz: error: [^\n]*gomoku_tune_bad_games_log.txt: line 2: move 3: h8 is not legal here\n$")
+kibitz_cli_test(gomoku_tune_bad_games_log_status WILL_FAIL ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_bad_games_log.txt)
 kibitz_cli_test(gomoku_eval_malformed ARGS gomocup --eval ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
   MATCH "^kibitz: error: --eval: [^\n]*tune_sample.txt: gomoku eval weights: not JSON \\(byte 1\\)\n$")
 kibitz_cli_test(gomoku_eval_malformed_status WILL_FAIL ARGS gomocup --eval

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace kibitz::gomoku {
 
@@ -143,6 +144,79 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   }
   r.final_error = tune_error(data, r.weights, r.k);
   return r;
+}
+
+Result<std::size_t> add_game_samples(int size, Rule rule, double black,
+                                     std::span<const std::pair<int, int>> moves, int skip_plies,
+                                     std::vector<TuneSample>& out) {
+  Position pos({.size = size, .rule = rule});
+  std::size_t added = 0;
+  int ply = 0;
+  for (const auto& [x, y] : moves) {
+    if (x < 0 || y < 0 || x >= size || y >= size)
+      return fail("move {}: ({}, {}) is off the board", ply + 1, x, y);
+    const Move m{static_cast<std::uint16_t>(square_of(x, y))};
+    if (pos.is_terminal() || !pos.is_legal(m))
+      return fail("move {}: {} is not legal here", ply + 1, to_text(m));
+    pos.apply(m);
+    ++ply;
+    if (ply >= skip_plies && !pos.is_terminal() && pos.quiet_position()) {
+      const double r = pos.side_to_move() == kBlack ? black : 1 - black;
+      out.push_back({eval_features(pos), static_cast<float>(r)});
+      ++added;
+    }
+  }
+  return added;
+}
+
+Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
+                                   std::vector<TuneSample>& out, std::size_t& games) {
+  const int bits = rule == Rule::kExactFive ? 1 : rule == Rule::kRenju ? 4 : 0;
+  std::size_t added = 0, line_no = 0;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return fail("line {}: not a JSON object", line_no);
+    const auto text_of = [&](const char* key) -> std::string {
+      const auto it = j.find(key);
+      return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
+    };
+    const auto int_of = [&](const char* key, int fallback) {
+      const auto it = j.find(key);
+      return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+    };
+    const int size = int_of("board", 15);
+    if (int_of("rule", 0) != bits || size < 15 || size > kMaxSize) continue;
+    const std::string result = text_of("result");
+    const double black = result == "1-0" ? 1 : result == "0-1" ? 0 : result == "1/2-1/2" ? 0.5 : -1;
+    if (black < 0) continue;
+    std::vector<std::pair<int, int>> moves;
+    for (const char* key : {"opening", "moves"}) {
+      const std::string field = text_of(key);
+      std::size_t i = 0;
+      while (i < field.size()) {
+        const char c = field[i];
+        std::size_t k = i + 1;
+        int number = 0;
+        while (k < field.size() && k < i + 3 && field[k] >= '0' && field[k] <= '9')
+          number = number * 10 + (field[k++] - '0');
+        if (c < 'a' || c > 'z' || k == i + 1)
+          return fail("line {}: \"{}\" is not a list of points like h8i7 (character {})", line_no,
+                      key, i + 1);
+        moves.emplace_back(c - 'a', number - 1);
+        i = k;
+      }
+    }
+    auto n = add_game_samples(size, rule, black, moves, skip_plies, out);
+    if (!n) return fail("line {}: {}", line_no, n.error().message);
+    if (*n > 0) ++games;
+    added += *n;
+  }
+  return added;
 }
 
 }  // namespace kibitz::gomoku

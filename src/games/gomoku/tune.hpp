@@ -9,7 +9,12 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/error.hpp"
 
 #include "games/gomoku/eval_weights.hpp"
 #include "games/gomoku/position.hpp"
@@ -50,5 +55,20 @@ double fit_k(const std::vector<TuneSample>& data, const EvalWeights& w);
 GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& start,
                       const GomokuTuneOptions& options,
                       const std::function<void(int, double)>& progress = {});
+
+// Game records as samples. One game's quiet positions (nobody has a four or a free three; the
+// first skip_plies left out) with the result for the side to move: `black` is black's result
+// (1, 0.5, 0), `moves` the points (x, y) in order from the empty board. A move off the board or
+// not legal there is an error naming it.
+Result<std::size_t> add_game_samples(int size, Rule rule, double black,
+                                     std::span<const std::pair<int, int>> moves, int skip_plies,
+                                     std::vector<TuneSample>& out);
+// The shared Gomocup referee's games log (../shared/tools/gomoku/gomocup_match.py --games-log):
+// a JSON object a line with "board", "rule" (Gomocup's bits), "opening" and "moves" (points as
+// "h8i7..."), and "result" ("1-0", "0-1", "1/2-1/2"). Games of another size or rule, or without
+// a result, add nothing; `games` counts those that added samples. A malformed line is a
+// one-line error naming it. Returns the samples added.
+Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
+                                   std::vector<TuneSample>& out, std::size_t& games);
 
 }  // namespace kibitz::gomoku
