@@ -172,6 +172,13 @@ std::string_view rule_name(Rule r) {
   return "?";
 }
 
+Rule rule_from_gomocup_bits(int bits) {
+  return (bits & 16)  ? Rule::kCapture
+         : (bits & 4) ? Rule::kRenju
+         : (bits & 1) ? Rule::kExactFive
+                      : Rule::kFreestyle;
+}
+
 Result<Rule> parse_rule(std::string_view name) {
   for (Rule r : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju, Rule::kCapture})
     if (name == rule_name(r)) return r;

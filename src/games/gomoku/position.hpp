@@ -24,6 +24,9 @@ struct EvalTables;
 enum class Rule : std::uint8_t { kFreestyle, kExactFive, kRenju, kCapture };
 std::string_view rule_name(Rule r);  // "freestyle", "exact5", "renju", "capture"
 Result<Rule> parse_rule(std::string_view name);
+// Gomocup's `INFO rule` bits: 16 (Kibitz's extension) the capture variant, else 4 renju, else
+// 1 exact five, else freestyle; other bits do not choose a rule.
+Rule rule_from_gomocup_bits(int bits);
 
 struct Variant {
   int size = 15;  // 15..20 (the capture variant defaults to 19 where a caller picks a default)

@@ -171,7 +171,6 @@ Result<std::size_t> add_game_samples(int size, Rule rule, double black,
 
 Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
                                    std::vector<TuneSample>& out, std::size_t& games) {
-  const int bits = rule == Rule::kExactFive ? 1 : rule == Rule::kRenju ? 4 : 0;
   std::size_t added = 0, line_no = 0;
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
@@ -190,7 +189,7 @@ Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_pl
       return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
     };
     const int size = int_of("board", 15);
-    if (int_of("rule", 0) != bits || size < 15 || size > kMaxSize) continue;
+    if (rule_from_gomocup_bits(int_of("rule", 0)) != rule || size < 15 || size > kMaxSize) continue;
     const std::string result = text_of("result");
     const double black = result == "1-0" ? 1 : result == "0-1" ? 0 : result == "1/2-1/2" ? 0.5 : -1;
     if (black < 0) continue;

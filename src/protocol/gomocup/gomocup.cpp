@@ -79,10 +79,7 @@ bool Session::start(int size) {
     return false;
   }
   variant_.size = size;
-  variant_.rule = capture_           ? gomoku::Rule::kCapture
-                  : (rule_bits_ & 4) ? gomoku::Rule::kRenju
-                  : (rule_bits_ & 1) ? gomoku::Rule::kExactFive
-                                     : gomoku::Rule::kFreestyle;
+  variant_.rule = gomoku::rule_from_gomocup_bits(capture_ ? (rule_bits_ | 16) : (rule_bits_ & ~16));
   position_ = gomoku::Position(variant_);
   history_.clear();
   engine_.new_game();
