@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int i = 0; i < 10; ++i)
     if (w->pattern[i] < 0 || w->pattern[i] > g::kMaxPatternWeight ||
         w->combination[i] < -g::kMaxCombinationWeight ||
-        w->combination[i] > g::kMaxCombinationWeight)
+        w->combination[i] > g::kMaxCombinationWeight || w->to_move[i] < -g::kMaxCombinationWeight ||
+        w->to_move[i] > g::kMaxCombinationWeight)
       std::abort();
   if (w->tempo < -g::kMaxTempo || w->tempo > g::kMaxTempo) std::abort();
   // Text written back reads the same.

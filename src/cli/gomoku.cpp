@@ -222,6 +222,7 @@ struct TuneArgs {
   int skip_plies = 6;
   gomoku::GomokuTuneOptions tune;
   double k = 0;
+  std::vector<std::string> fit;  // groups of weights fitted (default: all)
 };
 
 // One SGF game record (GM[4], as kibitz match --records writes). A record of another size or
@@ -306,6 +307,13 @@ int run_tune(const TuneArgs& a) {
   fmt::print(stderr, "{} positions from {} games\n", data.size(), games);
   gomoku::GomokuTuneOptions opts = a.tune;
   if (a.k > 0) opts.k = a.k;
+  if (!a.fit.empty()) {
+    opts.fit_pattern = opts.fit_combination = opts.fit_to_move = false;
+    for (const auto& g : a.fit)
+      (g == "pattern"       ? opts.fit_pattern
+       : g == "combination" ? opts.fit_combination
+                            : opts.fit_to_move) = true;
+  }
   const auto r = gomoku::tune(data, start, opts, [](int epoch, double e) {
     fmt::print(stderr, "epoch {:>5} error {:.6f}\n", epoch, e);
   });
@@ -313,9 +321,11 @@ int run_tune(const TuneArgs& a) {
   w.rule = gomoku::rule_name(*rule);
   w.made_by = fmt::format(
       "kibitz gomoku tune: Texel fit (K {:.4f}, {} epochs) on {} quiet positions from {} games "
-      "({}), squared error {:.6f} -> {:.6f}",
+      "({}), squared error {:.6f} -> {:.6f}{}",
       r.k, opts.epochs, data.size(), games, fmt::join(a.files, ", "), r.initial_error,
-      r.final_error);
+      r.final_error,
+      a.fit.empty() ? std::string{}
+                    : fmt::format("; fitted {}, the rest as started", fmt::join(a.fit, ", ")));
   const std::string text = gomoku::format_eval_weights(w);
   if (!a.out.empty()) {
     std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
@@ -387,6 +397,11 @@ Runner add_gomoku(CLI::App& root) {
       ->check(CLI::Range(1e-6, 1000.0));
   t->add_option("--k", tune->k, "sigmoid scale (default: fitted to the starting weights)")
       ->check(CLI::Range(1e-6, 1000.0));
+  t->add_option("--fit", tune->fit,
+                "the groups of weights fitted, the others kept: pattern, combination, to_move "
+                "(default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"pattern", "combination", "to_move"}));
   t->footer(
       "Examples:\n  kibitz match --game gomoku --engine bot=pipeline --engine bot=pipeline "
       "--movetime 40 --games 600 --records selfplay.sgf\n  kibitz gomoku tune selfplay.sgf "

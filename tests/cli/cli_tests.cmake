@@ -86,10 +86,16 @@ kibitz_cli_test(gomoku_tune_not_sgf_status WILL_FAIL ARGS gomoku tune
 # with the compiled-in weights it starts from). A malformed line is named, with status 2.
 kibitz_cli_test(gomoku_tune_games_log ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5
-  MATCH "positions 52 K 0.3787 error 0.19699[0-9]* -> 0.1185[0-9]*")
+  MATCH "positions 52 K 0.3787 error 0.19699[0-9]* -> 0.1174[0-9]*")
 kibitz_cli_test(gomoku_tune_games_log_as_sgf ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.sgf --epochs 5
-  MATCH "positions 52 K 0.3787 error 0.19699[0-9]* -> 0.1185[0-9]*")
+  MATCH "positions 52 K 0.3787 error 0.19699[0-9]* -> 0.1174[0-9]*")
+# --fit moves only the groups named (the side-to-move terms here) and says so in made_by.
+kibitz_cli_test(gomoku_tune_fit_group ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5 --fit to_move
+  MATCH "squared error [0-9.]+ -> [0-9.]+; fitted to_move, the rest as started")
+kibitz_cli_test(gomoku_tune_fit_bad_group WILL_FAIL ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --fit tempo)
 kibitz_cli_test(gomoku_tune_bad_games_log ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_bad_games_log.txt
   MATCH "^kibitz: error: [^\n]*gomoku_tune_bad_games_log.txt: line 2: move 3: h8 is not legal here\n$")

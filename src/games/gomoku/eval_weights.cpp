@@ -55,6 +55,7 @@ const EvalTables* make_tables(const EvalWeights& w) {
     t.entry_info[e] = entry_counters(e) | static_cast<std::uint64_t>(w.pattern[p]) << 32;
   }
   t.combination = w.combination;
+  t.to_move = w.to_move;
   t.tempo = w.tempo;
   t.weights = w;
   return &t;
@@ -118,6 +119,13 @@ Result<EvalWeights> parse_eval_weights(std::string_view text) {
   if (!combination) return tl::unexpected(combination.error());
   w.pattern = *pattern;
   w.combination = *combination;
+  // Optional: files made before the side-to-move terms existed have none.
+  if (j.contains("to_move")) {
+    auto to_move =
+        read_table(j, "to_move", kThreatNames, -kMaxCombinationWeight, kMaxCombinationWeight);
+    if (!to_move) return tl::unexpected(to_move.error());
+    w.to_move = *to_move;
+  }
   if (!j.contains("tempo") || !j["tempo"].is_number_integer())
     return bad("\"tempo\" must be an integer");
   const auto tempo = j["tempo"].get<long long>();
@@ -155,9 +163,10 @@ std::string format_eval_weights(const EvalWeights& w) {
   return fmt::format(
       "{{\n  \"format\": \"kibitz-gomoku-eval\",\n  \"version\": 1,\n  \"rule\": {},\n"
       "  \"made_by\": {},\n  \"pattern\": {{{}}},\n  \"combination\": {{{}}},\n"
-      "  \"tempo\": {}\n}}\n",
+      "  \"to_move\": {{{}}},\n  \"tempo\": {}\n}}\n",
       nlohmann::json(w.rule).dump(), nlohmann::json(w.made_by).dump(),
-      table(w.pattern, kPatternNames), table(w.combination, kThreatNames), w.tempo);
+      table(w.pattern, kPatternNames), table(w.combination, kThreatNames),
+      table(w.to_move, kThreatNames), w.tempo);
 }
 
 const EvalWeights& builtin_eval_weights(Rule r) {

@@ -2,7 +2,10 @@
 // The gomoku evaluation's weights. A point's value to a colour is the sum of what it makes on
 // each of its four lines (`pattern`, by Pattern) plus a term for what the four make together
 // (`combination`, by Threat); the evaluation sums the values of the empty points for each
-// colour and takes the difference, plus `tempo` for the side to move. The weights are data:
+// colour and takes the difference, plus `tempo` for the side to move and, per point of the side
+// to move by Threat, `to_move` (a point where the side to move makes a double three or a
+// four-three is worth more to it than the same point to the side that has just moved; counted
+// only while the opponent has no four and no free three on the board). The weights are data:
 // JSON files in data/gomoku (compiled in), fitted by `kibitz gomoku tune` where a rule set
 // has its own, and replaceable at startup (`--eval FILE`).
 #include <array>
@@ -18,6 +21,7 @@ namespace kibitz::gomoku {
 struct EvalWeights {
   std::array<int, 10> pattern{};      // by Pattern (kNone .. kOverline)
   std::array<int, 10> combination{};  // by Threat (kNone .. kFive)
+  std::array<int, 10> to_move{};      // by Threat, the side to move's points only
   int tempo = 0;
   std::string rule = "any";  // the rule set they were made for ("any", or a rule_name)
   std::string made_by;       // how they were made
@@ -54,10 +58,11 @@ const EvalWeights& eval_weights(Rule r);
 
 namespace detail {
 // What Position reads: per table entry the packed counters and pattern value (see
-// position.cpp), per Threat the combination term, and the tempo.
+// position.cpp), per Threat the combination and side-to-move terms, and the tempo.
 struct EvalTables {
   std::array<std::uint64_t, 256> entry_info{};
   std::array<int, 10> combination{};
+  std::array<int, 10> to_move{};
   int tempo = 0;
   EvalWeights weights;
 };

@@ -1234,6 +1234,10 @@ int Position::evaluate() const {
   constexpr int kFive = static_cast<int>(Threat::kFive);
   constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
   int s = score_[me] - score_[op] + eval_->tempo;
+  // The side to move's threats count double only where the opponent threatens nothing (no
+  // four or free three on the board): otherwise the answer comes first.
+  if (!count_[op][kFive] && !count_[op][kFlexFour])
+    for (int t = 1; t < 10; ++t) s += eval_->to_move[t] * count_[me][t];
   if (variant_.rule != Rule::kCapture) {
     if (count_[me][kFive]) return kWinNow;
     if (count_[op][kFive] >= 2) return -kLossNext;

@@ -8,7 +8,8 @@ namespace kibitz::gomoku {
 
 namespace {
 
-constexpr int kTempoFeature = 20;
+constexpr int kToMoveFeature = 20;
+constexpr int kTempoFeature = 30;
 
 // Weights that are not fitted: the empty and dead patterns and the overline (worth nothing
 // by definition), no combination (nothing to add), and the tempo (a constant offset the
@@ -18,6 +19,7 @@ constexpr std::array<bool, kEvalFeatures> kFixed = [] {
   f[static_cast<int>(Pattern::kNone)] = f[static_cast<int>(Pattern::kDead)] =
       f[static_cast<int>(Pattern::kOverline)] = true;
   f[10 + static_cast<int>(Threat::kNone)] = true;
+  f[kToMoveFeature + static_cast<int>(Threat::kNone)] = true;
   f[kTempoFeature] = true;
   return f;
 }();
@@ -27,6 +29,7 @@ std::array<double, kEvalFeatures> to_vector(const EvalWeights& w) {
   for (int i = 0; i < 10; ++i) {
     v[i] = w.pattern[i];
     v[10 + i] = w.combination[i];
+    v[kToMoveFeature + i] = w.to_move[i];
   }
   v[kTempoFeature] = w.tempo;
   return v;
@@ -66,6 +69,8 @@ EvalFeatures eval_features(const Position& pos) {
         for (int d = 0; d < 4; ++d)
           x[static_cast<int>(pos.pattern(sq, c, d))] += static_cast<std::int16_t>(sign);
         x[10 + static_cast<int>(pos.threat(sq, c))] += static_cast<std::int16_t>(sign);
+        const auto t = static_cast<int>(pos.threat(sq, c));
+        if (c == me && t != 0) ++x[kToMoveFeature + t];  // as evaluate(): no term for kNone
       }
     }
   x[kTempoFeature] = 1;
@@ -110,6 +115,12 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   r.k = options.k ? *options.k : fit_k(data, start);
   auto v = to_vector(start);
   r.initial_error = error_of(data, v, r.k);
+  std::array<bool, kEvalFeatures> fit{};
+  for (int i = 0; i < 10; ++i) {
+    fit[i] = options.fit_pattern;
+    fit[10 + i] = options.fit_combination;
+    fit[kToMoveFeature + i] = options.fit_to_move;
+  }
   std::array<double, kEvalFeatures> m{}, s{};
   constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
   const double n = std::max<double>(1, static_cast<double>(data.size()));
@@ -123,7 +134,7 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
     }
     const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
     for (int i = 0; i < kEvalFeatures; ++i) {
-      if (kFixed[i]) continue;
+      if (kFixed[i] || !fit[i]) continue;
       const double gi = grad[i] / n;
       m[i] = kBeta1 * m[i] + (1 - kBeta1) * gi;
       s[i] = kBeta2 * s[i] + (1 - kBeta2) * gi * gi;
@@ -141,6 +152,7 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   for (int i = 0; i < 10; ++i) {
     r.weights.pattern[i] = static_cast<int>(std::lround(v[i]));
     r.weights.combination[i] = static_cast<int>(std::lround(v[10 + i]));
+    r.weights.to_move[i] = static_cast<int>(std::lround(v[kToMoveFeature + i]));
   }
   r.final_error = tune_error(data, r.weights, r.k);
   return r;

@@ -1,10 +1,10 @@
 #pragma once
 // Texel tuning of the gomoku evaluation weights (eval_weights.hpp). The evaluation is linear
 // in its weights: per colour, each empty point adds the weight of the pattern it makes on each
-// line and of the combination of the four, so a position reduces to 21 counts (the side to
-// move's minus the opponent's, and the tempo). The weights then minimise the mean squared
-// error between sigmoid(K * eval / 400) and the game result with full-batch Adam.
-// Deterministic: the same data and options give the same weights.
+// line and of the combination of the four, so a position reduces to 31 counts (the side to
+// move's minus the opponent's, the side to move's points by Threat, and the tempo). The weights
+// then minimise the mean squared error between sigmoid(K * eval / 400) and the game result with
+// full-batch Adam. Deterministic: the same data and options give the same weights.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -21,11 +21,13 @@
 
 namespace kibitz::gomoku {
 
-inline constexpr int kEvalFeatures = 21;  // 10 patterns, 10 combinations, the tempo
+// 10 patterns, 10 combinations, 10 side-to-move combinations, the tempo (last).
+inline constexpr int kEvalFeatures = 31;
 using EvalFeatures = std::array<std::int16_t, kEvalFeatures>;
 
-// The side to move's counts minus the opponent's (forbidden points count for nobody, as in
-// the evaluation). Not for the capture variant (its capture terms are not weights).
+// The side to move's counts minus the opponent's, then the side to move's points by Threat
+// (forbidden points count for nobody, as in the evaluation). Not for the capture variant (its
+// capture terms are not weights).
 EvalFeatures eval_features(const Position& pos);
 // The evaluation those counts give, before evaluate()'s clamp and its decided-position
 // shortcuts (equal to evaluate() for a quiet position: quiet_position()).
@@ -40,6 +42,10 @@ struct GomokuTuneOptions {
   int epochs = 400;
   double learning_rate = 2.0;  // Adam's step, in evaluation units per epoch
   std::optional<double> k;     // the sigmoid's scale; fitted to the starting weights if absent
+  // Which groups of weights move; the others keep their starting values.
+  bool fit_pattern = true;
+  bool fit_combination = true;
+  bool fit_to_move = true;
 };
 
 struct GomokuTuneResult {

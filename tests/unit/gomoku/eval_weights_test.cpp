@@ -44,6 +44,7 @@ TEST(GomokuEvalWeights, FormatRoundTripsAndLoads) {
   EvalWeights w = builtin_eval_weights(Rule::kFreestyle);
   w.pattern[static_cast<int>(Pattern::kTwo)] = 7;
   w.combination[static_cast<int>(Threat::kThreeThree)] = -40;
+  w.to_move[static_cast<int>(Threat::kFlexThree)] = 33;
   w.tempo = -5;
   w.made_by = "a test: \"quoted\"";
   const std::string text = format_eval_weights(w);
@@ -77,6 +78,7 @@ TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
       {replaced("\"five\": 1000", "\"five\": 1e3"), "pattern.five must be an integer"},
       {replaced("\"five\": 1000", "\"five\": -1"), "pattern.five = -1 is outside 0..4000"},
       {replaced("\"four_three\": ", "\"four_three\": 9"), "combination.four_three"},
+      {replaced("\"to_move\": {\"none\"", "\"to_move\": {\"nine\""), "unknown to_move 'nine'"},
       {replaced("\"tempo\": ", "\"tempo\": -9"), "tempo = -91000 is outside -3000..3000"},
       {replaced("\"rule\": \"freestyle\"", "\"rule\": \"go\""), "unknown rule 'go'"},
       {replaced("\"combination\": {", "\"combination\": 3, \"x\": {"), "'combination' must be"},
@@ -104,6 +106,7 @@ TEST(GomokuEvalWeights, FeaturesReproduceTheEvaluation) {
   for (int trial = 0; trial < 4; ++trial) {
     for (auto& v : w.pattern) v = static_cast<int>(rng.below(60));
     for (auto& v : w.combination) v = static_cast<int>(rng.below(200)) - 100;
+    for (auto& v : w.to_move) v = static_cast<int>(rng.below(300)) - 100;
     w.tempo = static_cast<int>(rng.below(50));
     set_eval_weights(Rule::kExactFive, w);
     int quiet = 0;
@@ -118,6 +121,43 @@ TEST(GomokuEvalWeights, FeaturesReproduceTheEvaluation) {
   }
   set_eval_weights(Rule::kExactFive, saved);
   EXPECT_EQ(eval_weights(Rule::kExactFive), saved);
+}
+
+// The side-to-move terms count only while the opponent threatens nothing: where it has a four
+// or a free three on the board the evaluation is the one without them, and where it has none
+// they add their weights times the side to move's points.
+TEST(GomokuEvalWeights, SideToMoveTermsWaitWhileTheOpponentThreatens) {
+  const EvalWeights saved = eval_weights(Rule::kFreestyle);
+  EvalWeights without = saved;
+  without.to_move = {};
+  EvalWeights with = without;
+  with.to_move = {0, 7, 30, 60, 90, 500, 45, 800, 0, 0};
+  set_eval_weights(Rule::kFreestyle, without);
+  const auto plain = eval_random_positions(Rule::kFreestyle, 10, 50, 5);
+  set_eval_weights(Rule::kFreestyle, with);
+  const auto more = eval_random_positions(Rule::kFreestyle, 10, 50, 5);
+  set_eval_weights(Rule::kFreestyle, saved);
+  ASSERT_EQ(plain.size(), more.size());
+  int threatened = 0, differ = 0;
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    const Position& p = more[i];
+    ASSERT_EQ(p.to_string(), plain[i].to_string());
+    if (p.opponent_can_win() || p.opponent_threatens_open_four()) {
+      ++threatened;
+      EXPECT_EQ(p.evaluate(), plain[i].evaluate()) << p.to_string();
+      continue;
+    }
+    if (!p.quiet_position()) continue;
+    const auto x = eval_features(p);
+    int extra = 0;
+    for (int t = 1; t < 10; ++t) extra += with.to_move[t] * x[20 + t];
+    const int base = plain[i].evaluate();
+    if (std::abs(base + extra) >= 9000 || std::abs(base) >= 9000) continue;
+    EXPECT_EQ(p.evaluate(), base + extra) << p.to_string();
+    if (extra) ++differ;
+  }
+  EXPECT_GT(threatened, 10);
+  EXPECT_GT(differ, 10);
 }
 
 // The evaluation with the shipped weights is the same under the 8 board transforms, and so
@@ -167,6 +207,7 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   EvalWeights truth = builtin_eval_weights(Rule::kFreestyle);
   truth.pattern = {0, 0, 8, 30, 20, 90, 120, 400, 900, 0};
   truth.combination = {0, -10, 5, 40, 60, 300, 80, 600, 700, 1200};
+  truth.to_move = {0, 15, 120, -30, 250, 90, 400, 1500, 50, 900};
   truth.tempo = 30;
   const double k = 0.8;
   Rng rng(3);
@@ -182,13 +223,25 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   EvalWeights start = truth;
   for (auto& v : start.pattern) v = v / 2 + 10;
   for (auto& v : start.combination) v = v / 2;
+  for (auto& v : start.to_move) v = -v / 3;
   // The weights the tuner keeps fixed start at the truth.
   start.pattern[0] = start.pattern[1] = start.pattern[9] = 0;
-  start.combination[0] = 0;
-  const auto r = tune(data, start, {.epochs = 3000, .learning_rate = 5, .k = k});
+  start.combination[0] = start.to_move[0] = 0;
+  const auto r = tune(data, start, {.epochs = 6000, .learning_rate = 5, .k = k});
   EXPECT_LT(r.final_error, r.initial_error / 100);
   for (int i = 2; i < 9; ++i) EXPECT_NEAR(r.weights.pattern[i], truth.pattern[i], 3) << i;
   for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.combination[i], truth.combination[i], 3) << i;
+  for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.to_move[i], truth.to_move[i], 3) << i;
+  // Fitting one group keeps the others as they started.
+  EvalWeights partial = truth;
+  partial.to_move = start.to_move;
+  partial.pattern[2] = 12;  // not the truth, and not fitted
+  const auto q = tune(
+      data, partial,
+      {.epochs = 2000, .learning_rate = 5, .k = k, .fit_pattern = false, .fit_combination = false});
+  EXPECT_EQ(q.weights.pattern, partial.pattern);
+  EXPECT_EQ(q.weights.combination, partial.combination);
+  for (int i = 1; i < 10; ++i) EXPECT_NEAR(q.weights.to_move[i], truth.to_move[i], 10) << i;
   // fit_k finds the scale the data were drawn with.
   EXPECT_NEAR(fit_k(data, truth), k, 0.01);
 }
