@@ -8,8 +8,7 @@ namespace kibitz::gomoku {
 
 namespace {
 
-constexpr int kToMoveFeature = 20;
-constexpr int kTempoFeature = 30;
+constexpr int kTempoFeature = kEvalFeatures - 1;
 
 // Weights that are not fitted: the empty and dead patterns and the overline (worth nothing
 // by definition), no combination (nothing to add), and the tempo (a constant offset the
@@ -68,8 +67,8 @@ EvalFeatures eval_features(const Position& pos) {
         const int sign = c == me ? 1 : -1;
         for (int d = 0; d < 4; ++d)
           x[static_cast<int>(pos.pattern(sq, c, d))] += static_cast<std::int16_t>(sign);
-        x[10 + static_cast<int>(pos.threat(sq, c))] += static_cast<std::int16_t>(sign);
         const auto t = static_cast<int>(pos.threat(sq, c));
+        x[10 + t] += static_cast<std::int16_t>(sign);
         if (c == me && t != 0) ++x[kToMoveFeature + t];  // as evaluate(): no term for kNone
       }
     }

@@ -23,6 +23,7 @@ namespace kibitz::gomoku {
 
 // 10 patterns, 10 combinations, 10 side-to-move combinations, the tempo (last).
 inline constexpr int kEvalFeatures = 31;
+inline constexpr int kToMoveFeature = 20;  // where the side-to-move counts start
 using EvalFeatures = std::array<std::int16_t, kEvalFeatures>;
 
 // The side to move's counts minus the opponent's, then the side to move's points by Threat

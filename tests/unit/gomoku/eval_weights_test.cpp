@@ -150,7 +150,7 @@ TEST(GomokuEvalWeights, SideToMoveTermsWaitWhileTheOpponentThreatens) {
     if (!p.quiet_position()) continue;
     const auto x = eval_features(p);
     int extra = 0;
-    for (int t = 1; t < 10; ++t) extra += with.to_move[t] * x[20 + t];
+    for (int t = 1; t < 10; ++t) extra += with.to_move[t] * x[kToMoveFeature + t];
     const int base = plain[i].evaluate();
     if (std::abs(base + extra) >= 9000 || std::abs(base) >= 9000) continue;
     EXPECT_EQ(p.evaluate(), base + extra) << p.to_string();
