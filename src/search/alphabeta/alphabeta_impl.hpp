@@ -80,6 +80,17 @@ void AlphaBeta<G>::count_node() {
 }
 
 template <class G>
+requires AlphaBetaGame<G> Score AlphaBeta<G>::game_over_score(int ply) {
+  // A game decided on the board (a five, a mate) is scored by its returns; no_moves_result
+  // is about a side left without moves, and knows nothing of a five already made.
+  const auto r = state_.returns();
+  const auto mine = r[mover_at(ply)];
+  if (mine > 0) return mate_in(ply);
+  if (mine < 0) return mated_in(ply);
+  return terminal_score(ply);
+}
+
+template <class G>
 requires AlphaBetaGame<G> Score AlphaBeta<G>::terminal_score(int ply) {
   int result;
   if constexpr (requires { Traits::no_moves_result(state_); }) {
@@ -118,7 +129,7 @@ Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
   if constexpr (requires { Traits::is_search_draw(state_); }) {
     if (Traits::is_search_draw(state_)) return 0;
   } else {
-    if (state_.is_terminal()) return terminal_score(ply);
+    if (state_.is_terminal()) return game_over_score(ply);
   }
   bool in_check = false;
   if constexpr (HasNullMove<G>) in_check = state_.in_check();
@@ -227,7 +238,7 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
     if constexpr (requires { Traits::is_search_draw(state_); }) {
       if (Traits::is_search_draw(state_)) return 0;
     } else {
-      if (state_.is_terminal()) return terminal_score(ply);
+      if (state_.is_terminal()) return game_over_score(ply);
     }
     if (ply >= kMaxSearchPly - 1) return in_check ? 0 : evaluate();
     // Mate-distance pruning: no line from here beats a mate already found closer to the root.

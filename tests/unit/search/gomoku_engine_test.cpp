@@ -73,18 +73,53 @@ TEST(GomokuEngine, DefendsAgainstTheOpponentsVcf) {
   EXPECT_FALSE(r.win) << "black still wins by VCF after white's " << gomoku::to_text(d.move);
 }
 
-// From a game Kibitz lost to PentaZen (BENCHMARKS.md, issue 23): black to move, and white
-// would win by continuous fours if it were its turn. The defence stage searches only the moves
-// after which that VCF is gone; the same engine without it (and the plain alpha-beta) plays
-// i9, after which white's VCF wins, unless its quiescence reads VCFs at the leaves (which
-// sees it too, so it is off here). (The game's 6th move: Kibitz played g5 then, and
-// PentaZen announced its win two moves later.)
+// From a real game that black won by continuous fours (the position of the shared puzzle set
+// lfz084_game_vcf.jsonl, #17), with white to move first: black would win by a VCF if it were
+// its turn. The defence stage searches only the moves after which that VCF is gone; the same
+// engine without it, and the plain alpha-beta, play g10, after which black's VCF wins, unless
+// the quiescence reads VCFs at the leaves (which sees it too, so it is off here). (The
+// position from a game Kibitz lost to PentaZen that this test used before is no longer
+// missed without the stage: the alpha-beta sees it since closed fives score as wins.)
 TEST(GomokuEngine, RefutationOnlySearchBlocksAVcfFromALostGame) {
-  Position p;
-  for (const auto& word : split_blanks("h8 i7 k10 g7 k7 g8 k8 k9 j8 g6"))
-    p.apply(*gomoku::parse_move(p, word));
+  const auto p = setup({{8, 3},
+                        {9, 3},
+                        {7, 4},
+                        {10, 4},
+                        {6, 5},
+                        {8, 5},
+                        {10, 5},
+                        {11, 5},
+                        {8, 6},
+                        {10, 6},
+                        {5, 7},
+                        {7, 7},
+                        {9, 7},
+                        {12, 7},
+                        {10, 8},
+                        {11, 8},
+                        {10, 9},
+                        {11, 9}},
+                       {{9, 2},
+                        {10, 3},
+                        {8, 4},
+                        {12, 4},
+                        {7, 5},
+                        {9, 5},
+                        {6, 6},
+                        {7, 6},
+                        {9, 6},
+                        {12, 6},
+                        {4, 7},
+                        {8, 7},
+                        {10, 7},
+                        {11, 7},
+                        {5, 8},
+                        {12, 8},
+                        {9, 10},
+                        {12, 10}},
+                       1);
   search::ThreatSearch<Position> threats(16);
-  const auto white_vcf_after = [&](Move m) {
+  const auto black_vcf_after = [&](Move m) {
     Position after = p;
     after.apply(m);
     threats.clear();
@@ -97,7 +132,7 @@ TEST(GomokuEngine, RefutationOnlySearchBlocksAVcfFromALostGame) {
 
   const auto full = think(p);
   EXPECT_EQ(full.stage, "defence");
-  EXPECT_FALSE(white_vcf_after(full.move)) << gomoku::to_text(full.move);
+  EXPECT_FALSE(black_vcf_after(full.move)) << gomoku::to_text(full.move);
 
   GomokuOptions no_defence;
   no_defence.defence = false;
@@ -107,7 +142,7 @@ TEST(GomokuEngine, RefutationOnlySearchBlocksAVcfFromALostGame) {
   plain.search.quiescence = false;
   for (const auto& o : {no_defence, plain}) {
     const auto d = think(p, o);
-    EXPECT_TRUE(white_vcf_after(d.move)) << gomoku::to_text(d.move) << " now defends";
+    EXPECT_TRUE(black_vcf_after(d.move)) << gomoku::to_text(d.move) << " now defends";
   }
 }
 
@@ -119,6 +154,32 @@ TEST(GomokuEngine, PlainAlphaBetaStillTakesAWinAndBlocks) {
   EXPECT_EQ(think(win, plain).stage, "win");
   const auto closed = setup({{3, 7}, {4, 7}, {5, 7}, {6, 7}}, {{2, 7}, {14, 14}, {0, 14}}, 1);
   EXPECT_EQ(think(closed, plain).move, at(7, 7));
+}
+
+// A five closed at both ends (O X X _ X X O, filled in the gap) leaves no point that would
+// extend it, and under exact five no five can be extended at all: the alpha-beta must still
+// score the game as won by the five's maker. (It once asked "has the side to move no moves,
+// and is it threatened?" at every finished game, and scored such fives as draws: the search
+// walked into the opponent's wins and missed its own.) The alpha-beta alone, to a fixed
+// depth, so that the engine's earlier stages do not decide.
+TEST(GomokuEngine, AlphaBetaScoresAClosedFiveAsAWin) {
+  for (const auto rule : {gomoku::Rule::kFreestyle, gomoku::Rule::kExactFive}) {
+    // Black: e8 f8 _ h8 i8 with white on d8 and j8; g8 completes a five both ends blocked.
+    const XY black = {{4, 7}, {5, 7}, {7, 7}, {8, 7}, {6, 10}};
+    const XY white = {{3, 7}, {9, 7}, {5, 9}, {7, 9}, {9, 9}};
+    AlphaBetaEngine<Position> ab(8);
+    GoParams depth3;
+    depth3.limits.depth = 3;
+    // Black to move takes the five and knows it has won.
+    const auto win = ab.search(setup(black, white, 0, rule), depth3);
+    EXPECT_EQ(win.best, at(6, 7)) << gomoku::rule_name(rule);
+    EXPECT_EQ(win.score, search::mate_in(1)) << gomoku::rule_name(rule);
+    // White to move blocks it: anything else loses to that five at once.
+    ab.new_game();
+    const auto block = ab.search(setup(black, white, 1, rule), depth3);
+    EXPECT_EQ(block.best, at(6, 7)) << gomoku::rule_name(rule);
+    EXPECT_FALSE(search::is_mate(block.score)) << block.score;
+  }
 }
 
 TEST(GomokuEngine, AlphaBetaReachesDepthAndReturnsAMoveNearTheStones) {
