@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Where gomoku games against a peer were lost, with the peer as the judge.
+
+Three steps, each reading the last one's output (JSON lines):
+
+  trajectory  for each game Kibitz lost in a games log of ../shared/tools/gomoku/gomocup_match.py,
+              the peer's own evaluation of the position before each of Kibitz's moves, searched
+              from Kibitz's side (MS a position), up to the first one it proves lost;
+  positions   the blunders: positions the peer scored at least --floor (not lost) where the
+              next one it was asked about is proven lost: Kibitz's move there allowed a forced win;
+  check       an engine's move on each blunder position (at MS), then the peer on the position
+              after it: "lost" when the peer, now to move, proves a win. The peer itself on the
+              same positions is the yardstick of what can be held.
+
+The peer must print PentaZen-style MESSAGE lines ("ev N" a score for the side to move,
+"ev +vN" / "ev -vN" a win / loss proven N plies away, "nd 1" a move chosen without search).
+
+  bench/gomoku_blunders.py trajectory --games pz_games.txt --peer /tmp/pentazen/pbrain-pentazen --out traj.jsonl
+  bench/gomoku_blunders.py positions --trajectory traj.jsonl --out blunders.jsonl
+  bench/gomoku_blunders.py check --positions blunders.jsonl --peer /tmp/pentazen/pbrain-pentazen \\
+      --engine "build/release/kibitz gomocup" --ms 1000
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+EV = re.compile(r"\bev (\S+)")
+LOST = -10**6
+WON = 10**6
+
+
+def parse_moves(text):
+    """The referee's move strings ("h8i9..."): column letter, row from 1."""
+    return [(ord(m.group(1)) - 97, int(m.group(2)) - 1) for m in re.finditer(r"([a-z])(\d+)", text)]
+
+
+def name(move):
+    return f"{chr(97 + move[0])}{move[1] + 1}" if move else "-"
+
+
+def ask(cmd, stones, ms, rule, size=15):
+    """The engine's move and MESSAGE lines on the position after `stones` (black first)."""
+    p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    lines = [f"START {size}", f"INFO timeout_turn {ms}", "INFO timeout_match 1000000000",
+             f"INFO rule {rule}", "BOARD"]
+    mover = len(stones) % 2
+    lines += [f"{x},{y},{1 if i % 2 == mover else 2}" for i, (x, y) in enumerate(stones)]
+    lines.append("DONE")
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+    messages, move = [], None
+    for line in p.stdout:
+        line = line.strip()
+        if line.startswith(("MESSAGE", "DEBUG")):
+            messages.append(line)
+            continue
+        m = re.fullmatch(r"(-?\d+),(-?\d+)", line)
+        if m:
+            move = (int(m.group(1)), int(m.group(2)))
+            break
+    try:
+        p.stdin.write("END\n")
+        p.stdin.flush()
+        p.wait(timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        p.kill()
+    return move, messages
+
+
+def peer_value(messages):
+    """(value, forced): the last "ev" as a number (LOST / WON for proofs), None if absent."""
+    forced = any(" nd 1 " in m for m in messages)
+    ev = next((EV.search(m).group(1) for m in reversed(messages) if EV.search(m)), None)
+    if ev is None:
+        return None, forced
+    if ev.startswith("-v"):
+        return LOST, forced
+    if ev.startswith("+v"):
+        return WON, forced
+    try:
+        return int(ev), forced
+    except ValueError:
+        return None, forced
+
+
+def trajectory(a):
+    out = open(a.out, "w", encoding="utf-8")
+    for line in open(a.games, encoding="utf-8"):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if a.name not in (r["black"], r["white"]):
+            continue
+        me = 0 if r["black"] == a.name else 1
+        winner = {"1-0": 0, "0-1": 1}.get(r["result"])
+        if winner is None or winner == me:
+            continue
+        seq = parse_moves(r["opening"]) + parse_moves(r["moves"])
+        rows = []
+        for ply in range(r["n_opening"], len(seq)):
+            if ply % 2 != me:
+                continue
+            move, messages = ask(a.peer, seq[:ply], a.ms, r.get("rule", 0))
+            value, forced = peer_value(messages)
+            rows.append({"ply": ply, "played": name(seq[ply]), "peer": name(move), "value": value,
+                         "forced": forced})
+            if value == LOST and not forced:
+                break
+        rec = {"game": r.get("game"), "rule": r.get("rule", 0), "colour": me,
+               "moves": "".join(name(m) for m in seq), "rows": rows}
+        out.write(json.dumps(rec) + "\n")
+        out.flush()
+        shown = " ".join(f"{x['ply']}:{'lost' if x['value'] == LOST else x['value']}"
+                         f"{'' if x['peer'] == x['played'] else '*'}" for x in rows)
+        print(f"game {rec['game']}: {shown}", flush=True)
+
+
+def positions(a):
+    out = open(a.out, "w", encoding="utf-8")
+    found = 0
+    for line in open(a.trajectory, encoding="utf-8"):
+        r = json.loads(line)
+        rows = [x for x in r["rows"] if not x["forced"] and x["value"] is not None]
+        for x, y in zip(rows, rows[1:]):
+            if x["value"] >= a.floor and x["value"] != WON and y["value"] == LOST:
+                seq = parse_moves(r["moves"])[:x["ply"]]
+                rec = {"game": r["game"], "rule": r["rule"], "ply": x["ply"],
+                       "stones": "".join(name(m) for m in seq), "played": x["played"],
+                       "peer": x["peer"], "value": x["value"]}
+                out.write(json.dumps(rec) + "\n")
+                found += 1
+    print(f"{found} blunder positions", flush=True)
+
+
+def check(a):
+    held = total = 0
+    for line in open(a.positions, encoding="utf-8"):
+        r = json.loads(line)
+        seq = parse_moves(r["stones"])
+        move, messages = ask(a.engine, seq, a.ms, r["rule"])
+        if move is None:
+            print(f"game {r['game']} ply {r['ply']}: no move from the engine", flush=True)
+            total += 1
+            continue
+        _, peer_messages = ask(a.peer, seq + [move], a.peer_ms, r["rule"])
+        value, _ = peer_value(peer_messages)
+        lost = value == WON
+        total += 1
+        held += not lost
+        print(f"game {r['game']} ply {r['ply']}: played {r['played']}, now {name(move)}: "
+              f"{'lost' if lost else 'holds'} (peer {value})", flush=True)
+    print(f"held {held} of {total}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    t = sub.add_parser("trajectory")
+    t.add_argument("--games", required=True)
+    t.add_argument("--peer", required=True)
+    t.add_argument("--name", default="kibitz")
+    t.add_argument("--ms", type=int, default=500)
+    t.add_argument("--out", required=True)
+    p = sub.add_parser("positions")
+    p.add_argument("--trajectory", required=True)
+    p.add_argument("--floor", type=int, default=-150)
+    p.add_argument("--out", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--positions", required=True)
+    c.add_argument("--engine", required=True)
+    c.add_argument("--peer", required=True)
+    c.add_argument("--ms", type=int, default=1000)
+    c.add_argument("--peer-ms", type=int, default=1000)
+    a = ap.parse_args()
+    {"trajectory": trajectory, "positions": positions, "check": check}[a.step](a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
