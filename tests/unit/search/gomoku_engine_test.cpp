@@ -81,43 +81,13 @@ TEST(GomokuEngine, DefendsAgainstTheOpponentsVcf) {
 // position from a game Kibitz lost to PentaZen that this test used before is no longer
 // missed without the stage: the alpha-beta sees it since closed fives score as wins.)
 TEST(GomokuEngine, RefutationOnlySearchBlocksAVcfFromALostGame) {
-  const auto p = setup({{8, 3},
-                        {9, 3},
-                        {7, 4},
-                        {10, 4},
-                        {6, 5},
-                        {8, 5},
-                        {10, 5},
-                        {11, 5},
-                        {8, 6},
-                        {10, 6},
-                        {5, 7},
-                        {7, 7},
-                        {9, 7},
-                        {12, 7},
-                        {10, 8},
-                        {11, 8},
-                        {10, 9},
-                        {11, 9}},
-                       {{9, 2},
-                        {10, 3},
-                        {8, 4},
-                        {12, 4},
-                        {7, 5},
-                        {9, 5},
-                        {6, 6},
-                        {7, 6},
-                        {9, 6},
-                        {12, 6},
-                        {4, 7},
-                        {8, 7},
-                        {10, 7},
-                        {11, 7},
-                        {5, 8},
-                        {12, 8},
-                        {9, 10},
-                        {12, 10}},
-                       1);
+  // clang-format off
+  const XY black = {{8, 3}, {9, 3}, {7, 4}, {10, 4}, {6, 5}, {8, 5}, {10, 5}, {11, 5}, {8, 6},
+                    {10, 6}, {5, 7}, {7, 7}, {9, 7}, {12, 7}, {10, 8}, {11, 8}, {10, 9}, {11, 9}};
+  const XY white = {{9, 2}, {10, 3}, {8, 4}, {12, 4}, {7, 5}, {9, 5}, {6, 6}, {7, 6}, {9, 6},
+                    {12, 6}, {4, 7}, {8, 7}, {10, 7}, {11, 7}, {5, 8}, {12, 8}, {9, 10}, {12, 10}};
+  // clang-format on
+  const auto p = setup(black, white, 1);
   search::ThreatSearch<Position> threats(16);
   const auto black_vcf_after = [&](Move m) {
     Position after = p;
