@@ -73,7 +73,8 @@ def ask(cmd, stones, ms, rule, size=15):
 def peer_value(messages):
     """(value, forced): the last "ev" as a number (LOST / WON for proofs), None if absent."""
     forced = any(" nd 1 " in m for m in messages)
-    ev = next((EV.search(m).group(1) for m in reversed(messages) if EV.search(m)), None)
+    found = (EV.search(m) for m in reversed(messages))
+    ev = next((f.group(1) for f in found if f), None)
     if ev is None:
         return None, forced
     if ev.startswith("-v"):

@@ -91,7 +91,7 @@ class AlphaBeta {
 
   int mover_at(int ply) const { return (root_player_ + ply) & 1; }
   Score terminal_score(int ply);   // the side to move has no moves
-  Score game_over_score(int ply);  // is_terminal(): by the returns, else terminal_score
+  Score game_over_score(int ply);  // is_terminal(): by the returns
   Score evaluate() { return static_cast<Score>(state_.evaluate()); }
   bool is_quiet(Move m) const;
   void count_node();

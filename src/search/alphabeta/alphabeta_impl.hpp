@@ -87,7 +87,10 @@ requires AlphaBetaGame<G> Score AlphaBeta<G>::game_over_score(int ply) {
   const auto mine = r[mover_at(ply)];
   if (mine > 0) return mate_in(ply);
   if (mine < 0) return mated_in(ply);
-  return terminal_score(ply);
+  // A game over without a winner: where the game judges a side left without moves (renju
+  // black whose every answer is forbidden), that verdict; else a draw.
+  if constexpr (requires { Traits::no_moves_result(state_); }) return terminal_score(ply);
+  return 0;
 }
 
 template <class G>
