@@ -222,7 +222,8 @@ struct TuneArgs {
   int skip_plies = 6;
   gomoku::GomokuTuneOptions tune;
   double k = 0;
-  std::vector<std::string> fit;  // groups of weights fitted (default: all)
+  std::vector<std::string> fit;         // groups of weights fitted (default: all)
+  std::vector<std::string> validation;  // records only measured, never fitted
 };
 
 // One SGF game record (GM[4], as kibitz match --records writes). A record of another size or
@@ -281,37 +282,44 @@ int run_tune(const TuneArgs& a) {
     if (!w) return report_error(fmt::format("--from: {}", w.error().message), 2);
     start = *w;
   }
-  std::vector<gomoku::TuneSample> data;
-  std::size_t games = 0;
-  for (const auto& path : a.files) {
+  // A games log of the shared referee (JSON lines) or SGF records; the error names the file.
+  const auto read = [&](const std::string& path, std::vector<gomoku::TuneSample>& out,
+                        std::size_t& games) -> Result<void> {
     std::ifstream f(path, std::ios::binary);
-    if (!f) return report_error(fmt::format("cannot read '{}'", path), 2);
+    if (!f) return fail("cannot read '{}'", path);
     const std::string text{std::istreambuf_iterator<char>(f), {}};
-    // A games log of the shared referee (JSON lines) or SGF records.
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') {
-      auto n = gomoku::read_games_log(text, *rule, a.skip_plies, data, games);
-      if (!n) return report_error(fmt::format("{}: {}", path, n.error().message), 2);
-      continue;
+      auto n = gomoku::read_games_log(text, *rule, a.skip_plies, out, games);
+      if (!n) return fail("{}: {}", path, n.error().message);
+      return {};
     }
     auto trees = go::parse_sgf(text);
-    if (!trees) return report_error(fmt::format("{}: {}", path, trees.error().message), 2);
+    if (!trees) return fail("{}: {}", path, trees.error().message);
     for (std::size_t g = 0; g < trees->size(); ++g) {
-      auto n = add_record_samples((*trees)[g], *rule, a.skip_plies, data);
-      if (!n)
-        return report_error(fmt::format("{}: game {}: {}", path, g + 1, n.error().message), 2);
+      auto n = add_record_samples((*trees)[g], *rule, a.skip_plies, out);
+      if (!n) return fail("{}: game {}: {}", path, g + 1, n.error().message);
       if (*n > 0) ++games;
     }
-  }
+    return {};
+  };
+  std::vector<gomoku::TuneSample> data, held_out;
+  std::size_t games = 0, held_out_games = 0;
+  for (const auto& path : a.files)
+    if (auto ok = read(path, data, games); !ok) return report_error(ok.error().message, 2);
+  for (const auto& path : a.validation)
+    if (auto ok = read(path, held_out, held_out_games); !ok)
+      return report_error(ok.error().message, 2);
   if (data.empty()) return report_error("no quiet positions with a result in the records", 2);
   fmt::print(stderr, "{} positions from {} games\n", data.size(), games);
   gomoku::GomokuTuneOptions opts = a.tune;
   if (a.k > 0) opts.k = a.k;
   if (!a.fit.empty()) {
-    opts.fit_pattern = opts.fit_combination = opts.fit_to_move = false;
+    opts.fit_pattern = opts.fit_combination = opts.fit_to_move = opts.fit_shape = false;
     for (const auto& g : a.fit)
       (g == "pattern"       ? opts.fit_pattern
        : g == "combination" ? opts.fit_combination
+       : g == "shape"       ? opts.fit_shape
                             : opts.fit_to_move) = true;
   }
   const auto r = gomoku::tune(data, start, opts, [](int epoch, double e) {
@@ -321,9 +329,10 @@ int run_tune(const TuneArgs& a) {
   w.rule = gomoku::rule_name(*rule);
   w.made_by = fmt::format(
       "kibitz gomoku tune: Texel fit (K {:.4f}, {} epochs) on {} quiet positions from {} games "
-      "({}), squared error {:.6f} -> {:.6f}{}",
+      "({}), squared error {:.6f} -> {:.6f}{}{}",
       r.k, opts.epochs, data.size(), games, fmt::join(a.files, ", "), r.initial_error,
       r.final_error,
+      opts.shape_l2 > 0 ? fmt::format(", shape L2 {}", opts.shape_l2) : std::string{},
       a.fit.empty() ? std::string{}
                     : fmt::format("; fitted {}, the rest as started", fmt::join(a.fit, ", ")));
   const std::string text = gomoku::format_eval_weights(w);
@@ -336,6 +345,10 @@ int run_tune(const TuneArgs& a) {
   }
   fmt::print(stderr, "positions {} K {:.4f} error {:.6f} -> {:.6f}\n", data.size(), r.k,
              r.initial_error, r.final_error);
+  if (!held_out.empty())
+    fmt::print(stderr, "validation: positions {} from {} games, error {:.6f} -> {:.6f}\n",
+               held_out.size(), held_out_games, gomoku::tune_error(held_out, start, r.k),
+               gomoku::tune_error(held_out, r.weights, r.k));
   return 0;
 }
 
@@ -398,10 +411,18 @@ Runner add_gomoku(CLI::App& root) {
   t->add_option("--k", tune->k, "sigmoid scale (default: fitted to the starting weights)")
       ->check(CLI::Range(1e-6, 1000.0));
   t->add_option("--fit", tune->fit,
-                "the groups of weights fitted, the others kept: pattern, combination, to_move "
-                "(default: all)")
+                "the groups of weights fitted, the others kept: pattern, combination, to_move, "
+                "shape (default: all)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"pattern", "combination", "to_move"}));
+      ->check(CLI::IsMember({"pattern", "combination", "to_move", "shape"}));
+  t->add_option("--shape-l2", tune->tune.shape_l2,
+                "ridge penalty on the shape weights: the error plus this times the sum of their "
+                "squares / 1e6")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
+  t->add_option("--validation", tune->validation,
+                "records held out: their error before and after the fit is reported, they are "
+                "never fitted");
   t->footer(
       "Examples:\n  kibitz match --game gomoku --engine bot=pipeline --engine bot=pipeline "
       "--movetime 40 --games 600 --records selfplay.sgf\n  kibitz gomoku tune selfplay.sgf "

@@ -56,6 +56,7 @@ const EvalTables* make_tables(const EvalWeights& w) {
   }
   t.combination = w.combination;
   t.to_move = w.to_move;
+  std::copy(w.shape.begin(), w.shape.end(), t.shape.begin());
   t.tempo = w.tempo;
   t.weights = w;
   return &t;
@@ -100,6 +101,12 @@ Result<std::array<int, 10>> read_table(const nlohmann::json& j, const char* key,
 
 }  // namespace
 
+std::string shape_name(int shape) {
+  const int fours = shape % 2, flex_threes = shape / 2 % 3, threes = shape / 6 % 2,
+            flex_twos = shape / 12 % 3, twos = shape / 36;
+  return fmt::format("{}{}{}{}{}", fours, flex_threes, threes, flex_twos, twos);
+}
+
 Result<EvalWeights> parse_eval_weights(std::string_view text) {
   nlohmann::json j;
   try {
@@ -125,6 +132,22 @@ Result<EvalWeights> parse_eval_weights(std::string_view text) {
         read_table(j, "to_move", kThreatNames, -kMaxCombinationWeight, kMaxCombinationWeight);
     if (!to_move) return tl::unexpected(to_move.error());
     w.to_move = *to_move;
+  }
+  // Optional as well: a shape not listed weighs 0.
+  if (j.contains("shape")) {
+    if (!j["shape"].is_object()) return bad("'shape' must be an object");
+    for (const auto& [name, value] : j["shape"].items()) {
+      int index = -1;
+      for (int i = 0; i < kShapes; ++i)
+        if (shape_name(i) == name) index = i;
+      if (index < 0) return bad(fmt::format("unknown shape '{}'", name));
+      if (!value.is_number_integer()) return bad(fmt::format("shape.{} must be an integer", name));
+      const auto v = value.get<long long>();
+      if (v < -kMaxCombinationWeight || v > kMaxCombinationWeight)
+        return bad(fmt::format("shape.{} = {} is outside {}..{}", name, v, -kMaxCombinationWeight,
+                               kMaxCombinationWeight));
+      w.shape[index] = static_cast<int>(v);
+    }
   }
   if (!j.contains("tempo") || !j["tempo"].is_number_integer())
     return bad("\"tempo\" must be an integer");
@@ -160,13 +183,22 @@ std::string format_eval_weights(const EvalWeights& w) {
       s += fmt::format("{}\"{}\": {}", i ? ", " : "", names[i], v[i]);
     return s;
   };
+  // Shapes: the non-zero ones, eight to a line.
+  std::string shapes;
+  int listed = 0;
+  for (int i = 0; i < kShapes; ++i) {
+    if (w.shape[i] == 0) continue;
+    shapes += fmt::format("{}{}\"{}\": {}", listed ? "," : "", listed % 8 ? " " : "\n    ",
+                          shape_name(i), w.shape[i]);
+    ++listed;
+  }
   return fmt::format(
       "{{\n  \"format\": \"kibitz-gomoku-eval\",\n  \"version\": 1,\n  \"rule\": {},\n"
       "  \"made_by\": {},\n  \"pattern\": {{{}}},\n  \"combination\": {{{}}},\n"
-      "  \"to_move\": {{{}}},\n  \"tempo\": {}\n}}\n",
+      "  \"to_move\": {{{}}},\n  \"shape\": {{{}{}}},\n  \"tempo\": {}\n}}\n",
       nlohmann::json(w.rule).dump(), nlohmann::json(w.made_by).dump(),
       table(w.pattern, kPatternNames), table(w.combination, kThreatNames),
-      table(w.to_move, kThreatNames), w.tempo);
+      table(w.to_move, kThreatNames), shapes, listed ? "\n  " : "", w.tempo);
 }
 
 const EvalWeights& builtin_eval_weights(Rule r) {

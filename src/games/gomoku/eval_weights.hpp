@@ -5,8 +5,9 @@
 // colour and takes the difference, plus `tempo` for the side to move and, per point of the side
 // to move by Threat, `to_move` (a point where the side to move makes a double three or a
 // four-three is worth more to it than the same point to the side that has just moved; counted
-// only while the opponent has no four and no free three on the board). The weights are data:
-// JSON files in data/gomoku (compiled in), fitted by `kibitz gomoku tune` where a rule set
+// only while the opponent has no four and no free three on the board), and `shape`, a finer
+// combination term by how many lines of each kind the point has (see kShapes). The weights are
+// data: JSON files in data/gomoku (compiled in), fitted by `kibitz gomoku tune` where a rule set
 // has its own, and replaceable at startup (`--eval FILE`).
 #include <array>
 #include <cstdint>
@@ -18,10 +19,22 @@
 
 namespace kibitz::gomoku {
 
+// A point's shape for one colour: how many of its four lines make a four (0-1), a free three
+// (0-2), a closed three (0-1), a flex two (0-2) and a two (0-1), counts above the bound
+// saturated; 72 shapes. Points with a five, an overline, an open four or two fours have none
+// (their value is the search's business). Named by the five digits in that order ("01020":
+// one free three, two flex twos). Its weight adds to the point's combination weight.
+inline constexpr int kShapes = 72;
+constexpr int shape_index(int fours, int flex_threes, int threes, int flex_twos, int twos) {
+  return fours + 2 * (flex_threes + 3 * (threes + 2 * (flex_twos + 3 * twos)));
+}
+std::string shape_name(int shape);
+
 struct EvalWeights {
   std::array<int, 10> pattern{};      // by Pattern (kNone .. kOverline)
   std::array<int, 10> combination{};  // by Threat (kNone .. kFive)
   std::array<int, 10> to_move{};      // by Threat, the side to move's points only
+  std::array<int, kShapes> shape{};   // by shape_index, added to the combination
   int tempo = 0;
   std::string rule = "any";  // the rule set they were made for ("any", or a rule_name)
   std::string made_by;       // how they were made
@@ -63,6 +76,7 @@ struct EvalTables {
   std::array<std::uint64_t, 256> entry_info{};
   std::array<int, 10> combination{};
   std::array<int, 10> to_move{};
+  std::array<int, kShapes + 1> shape{};  // the last: points without a shape
   int tempo = 0;
   EvalWeights weights;
 };

@@ -111,6 +111,19 @@ constexpr std::array<std::array<std::uint16_t, kComboSize>, 3> kCombo = [] {
   return t;
 }();
 
+// The shape (eval_weights.hpp: kShapes, the last for none) of each kCombo index.
+constexpr std::array<std::uint8_t, kComboSize> kShapeOfCombo = [] {
+  std::array<std::uint8_t, kComboSize> t{};
+  for (int i = 0; i < kComboSize; ++i) {
+    const int fives = i % 2, overlines = i / 2 % 2, fours = i / 4 % 3, straight = i / 12 % 2,
+              flex3 = i / 24 % 3, three = i / 72 % 2, flex2 = i / 144 % 3, two = i / 432 % 2;
+    t[i] = fives || overlines || straight || fours >= 2
+               ? static_cast<std::uint8_t>(kShapes)
+               : static_cast<std::uint8_t>(shape_index(fours, flex3, three, flex2, two));
+  }
+  return t;
+}();
+
 // The saturated counters of a summed entry_info as a kCombo index, in two lookups: bits 0-12
 // (fives, overlines, fours, straight fours) give the index's low part, bits 13-24 (free
 // threes, threes, flex twos, twos) its middle part in units of 24; the captures bit adds 864.
@@ -132,13 +145,14 @@ constexpr std::array<std::uint8_t, 1 << 12> kIndexMiddle = [] {
 }();
 
 // The summary (Threat | captures << 4 | flag) from the sum of a point's four entry_info;
-// `value` gets the summed pattern values.
-inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value) {
+// `value` gets the summed pattern values, `shape` (when asked) the point's shape.
+inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value, int* shape = nullptr) {
   const auto lo = static_cast<std::uint32_t>(sum);
   const std::uint32_t caps = (lo >> 25) & 15;
   const std::uint32_t index =
       kIndexLow[lo & 0x1fff] + 24u * kIndexMiddle[(lo >> 13) & 0xfff] + (caps ? 864u : 0u);
   value = static_cast<int>(sum >> 32);
+  if (shape) *shape = kShapeOfCombo[index];
   return static_cast<std::uint16_t>(kCombo[mode][index] | (caps << 4));
 }
 
@@ -476,11 +490,12 @@ void Position::refresh_point(int sq, int colours, Undo* log) {
     std::uint16_t now = 0;
     int value = 0;
     if (board_[sq] == kEmpty) {
-      now = summarise(info_[c][sq], mode_[c], value);
+      int shape = kShapes;
+      now = summarise(info_[c][sq], mode_[c], value, &shape);
       // A forbidden point is worth nothing to its colour.
       value = (now & kFlagged) ? 0
                                : value + eval_->combination[summary_threat(now)] +
-                                     capture_weight_ * summary_captures(now);
+                                     eval_->shape[shape] + capture_weight_ * summary_captures(now);
     }
     if (now != old) {
       const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);
@@ -666,7 +681,7 @@ void Position::check_no_moves() {
   if (!restricted) return;
   const int empties = variant_.size * variant_.size - stones_;
   if (empties == 0 || count_[side_][kFlaggedBucket] != empties) return;
-  for (int sq = 0; sq < kSquares; ++sq)
+  for (int sq = first_point(); sq <= last_point(); ++sq)
     if (board_[sq] == kEmpty && !forbidden_for(sq, side_)) return;
   winner_ = kDrawNoMoves;
 }
@@ -790,14 +805,11 @@ bool Position::is_legal(Move m) const {
 
 // --- queries -------------------------------------------------------------------------------
 
-Pattern Position::pattern(int sq, Color c, int dir) const {
-  if (!on_board(sq) || board_[sq] != kEmpty || dir < 0 || dir > 3) return Pattern::kNone;
-  return entry_pattern(entry_[c][sq][dir]);
-}
-
-Threat Position::threat(int sq, Color c) const {
-  if (!on_board(sq) || board_[sq] != kEmpty) return Threat::kNone;
-  return static_cast<Threat>(summary_threat(summary_[c][sq]));
+int Position::shape(int sq, Color c) const {
+  if (board_[sq] != kEmpty) return kShapes;
+  int value = 0, shape = kShapes;
+  summarise(info_[c][sq], mode_[c], value, &shape);
+  return shape;
 }
 
 int Position::capture_count(int sq, Color c) const {
@@ -812,7 +824,7 @@ bool Position::makes_five(Move m, Color c) const { return threat(m.sq, c) == Thr
 std::size_t Position::legal_moves(MoveList<Position>& out) const {
   out.clear();
   if (is_terminal()) return 0;
-  for (int sq = 0; sq < kSquares; ++sq)
+  for (int sq = first_point(); sq <= last_point(); ++sq)
     if (board_[sq] == kEmpty && !forbidden_for(sq, side_))
       out.push_back(Move{static_cast<std::uint16_t>(sq)});
   return out.size();
@@ -827,7 +839,7 @@ std::size_t Position::candidate_moves(MoveList<Position>& out, int radius) const
     return out.size();
   }
   const int n = variant_.size;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
     bool near = false;
     if (radius == 1) {
@@ -855,7 +867,7 @@ Move Position::winning_move() const {
   const Color c = side_;
   if (variant_.rule != Rule::kCapture) {
     if (count_[c][static_cast<int>(Threat::kFive)] == 0) return Move::none();
-    for (int sq = 0; sq < kSquares; ++sq)
+    for (int sq = first_point(); sq <= last_point(); ++sq)
       if (board_[sq] == kEmpty &&
           summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFive))
         return Move{static_cast<std::uint16_t>(sq)};
@@ -865,7 +877,7 @@ Move Position::winning_move() const {
   // facing a pending five, only after breaking it).
   const bool tenth = captures_[c] + 2 >= kCaptureWin && capturable_[c] > 0;
   if (!tenth && count_[c][static_cast<int>(Threat::kFive)] == 0) return Move::none();
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
     const std::uint16_t s = summary_[c][sq];
     const int pairs = summary_captures(s);
@@ -906,7 +918,7 @@ Move Position::sure_win_move() const {
           theirs[kFlaggedBucket] !=
       0)
     return Move::none();
-  for (int sq = 0; sq < kSquares; ++sq)
+  for (int sq = first_point(); sq <= last_point(); ++sq)
     if (board_[sq] == kEmpty && !(summary_[c][sq] & kFlagged) &&
         summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFlexFour))
       return Move{static_cast<std::uint16_t>(sq)};
@@ -930,7 +942,7 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
       0)
     return 0;
   for (int pass = 0; pass < 2; ++pass) {
-    for (int sq = 0; sq < kSquares; ++sq) {
+    for (int sq = first_point(); sq <= last_point(); ++sq) {
       if (board_[sq] != kEmpty) continue;
       const int t = summary_threat(summary_[c][sq]);
       const bool take =
@@ -962,7 +974,7 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
   // threes the stronger shapes first (open and double fours, four-threes, double threes),
   // which a threat search finds its wins with soonest.
   MoveList<Position> fours, threes, strong_fours, strong_threes;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
     const std::uint16_t s = summary_[c][sq];
     const int t = summary_threat(s);
@@ -1019,7 +1031,7 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
   if (fours && !capture) {
     const bool single = count_[o][kFive] == 1;
     MoveList<Position> partial;
-    for (int sq = 0; sq < kSquares; ++sq) {
+    for (int sq = first_point(); sq <= last_point(); ++sq) {
       if (board_[sq] != kEmpty) continue;
       const bool mine = summary_threat(summary_[c][sq]) == kFive;
       const bool theirs = summary_threat(summary_[o][sq]) == kFive;
@@ -1042,7 +1054,7 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
   // unstoppable four (an open four, or two fours).
   std::array<int, kMaxMoves> threats{};
   int num_threats = 0;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
     const int t = summary_threat(summary_[o][sq]);
     if (fours ? t == kFive : t == static_cast<int>(Threat::kFlexFour) && !forbidden_for(sq, o))
@@ -1071,7 +1083,7 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
   // finds the loss rather than taking "no answer" for "no threat".
   MoveList<Position> partial;
   Board scratch = board_;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty || forbidden_for(sq, c)) continue;
     const int mine = summary_threat(summary_[c][sq]);
     const int pairs = capture ? summary_captures(summary_[c][sq]) : 0;
@@ -1104,28 +1116,19 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
 
 std::size_t Position::open_four_defences(MoveList<Position>& out) const {
   const Color c = side_, o = opponent(c);
+  constexpr int kFive = static_cast<int>(Threat::kFive);
   constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
   constexpr int kFour = static_cast<int>(Threat::kFour);
+  // The threat points. The counts say how many there are, so the scan stops at the last one
+  // (unless a flagged point, which the counts keep apart, may be one too).
   std::array<std::uint16_t, kMaxMoves> threats;
   int num_threats = 0;
-  for (int sq = 0; sq < kSquares; ++sq)
+  const int expected = count_[o][kFlaggedBucket] ? kMaxMoves : count_[o][kFlexFour];
+  for (int sq = first_point(); sq <= last_point() && num_threats < expected; ++sq)
     if (board_[sq] == kEmpty && summary_threat(summary_[o][sq]) == kFlexFour &&
         !forbidden_for(sq, o))
       threats[num_threats++] = static_cast<std::uint16_t>(sq);
   if (num_threats == 0) return 0;
-  // Points within the window of a threat along its lines (the others cannot block it).
-  std::array<std::uint8_t, kSquares> near_threat{};
-  for (int i = 0; i < num_threats; ++i) {
-    near_threat[threats[i]] = 1;
-    for (const int e : kEightWays) {
-      int p = threats[i];
-      for (int k = 1; k <= detail::kHalfWindow; ++k) {
-        p += e;
-        if (board_[p] == kWall) break;
-        near_threat[p] = 1;
-      }
-    }
-  }
   // Is t still an open-four point for o once c has a stone on sq (sq != t)?
   const auto still_threat = [&](int t, int sq) {
     const int dx = x_of(sq) - x_of(t), dy = y_of(sq) - y_of(t);
@@ -1152,13 +1155,15 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     return summary_threat(summarise(info, mode_[o], value)) >= kFlexFour;
   };
   MoveList<Position> partial;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (board_[sq] != kEmpty) continue;
+  // A point answers by a counter-four (or a five), or by blocking: then it lies within the
+  // window of a threat along its lines (no other point can change the threat's pattern).
+  const auto consider = [&](int sq, bool near) {
+    if (board_[sq] != kEmpty) return;
     const int mine = summary_threat(summary_[c][sq]);
-    if ((mine < kFour && !near_threat[sq]) || forbidden_for(sq, c)) continue;
-    if (mine >= kFour) {  // a counter-four (or a five)
+    if ((mine < kFour && !near) || forbidden_for(sq, c)) return;
+    if (mine >= kFour) {
       out.push_back(Move{static_cast<std::uint16_t>(sq)});
-      continue;
+      return;
     }
     int left = 0;
     for (int i = 0; i < num_threats; ++i)
@@ -1167,6 +1172,46 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
       out.push_back(Move{static_cast<std::uint16_t>(sq)});
     else if (left < num_threats)
       partial.push_back(Move{static_cast<std::uint16_t>(sq)});
+  };
+  constexpr int kWindowPoints = 1 + 8 * detail::kHalfWindow;
+  constexpr int kListedThreats = 8;
+  const auto& mine = count_[c];
+  const bool counter_fours = mine[kFour] + mine[static_cast<int>(Threat::kFourThree)] +
+                                 mine[kFlexFour] + mine[kFive] + mine[kFlaggedBucket] >
+                             0;
+  if (!counter_fours && num_threats <= kListedThreats) {
+    // Usual case: only the threats' windows, visited in board order (the order of the list
+    // is the search's move order).
+    std::array<std::uint16_t, kListedThreats * kWindowPoints> near;
+    int num_near = 0;
+    for (int i = 0; i < num_threats; ++i) {
+      near[num_near++] = threats[i];
+      for (const int e : kEightWays) {
+        int p = threats[i];
+        for (int k = 1; k <= detail::kHalfWindow; ++k) {
+          p += e;
+          if (board_[p] == kWall) break;
+          near[num_near++] = static_cast<std::uint16_t>(p);
+        }
+      }
+    }
+    std::sort(near.begin(), near.begin() + num_near);
+    const auto end = std::unique(near.begin(), near.begin() + num_near);
+    for (auto it = near.begin(); it != end; ++it) consider(*it, true);
+  } else {
+    std::array<std::uint8_t, kSquares> near_threat{};
+    for (int i = 0; i < num_threats; ++i) {
+      near_threat[threats[i]] = 1;
+      for (const int e : kEightWays) {
+        int p = threats[i];
+        for (int k = 1; k <= detail::kHalfWindow; ++k) {
+          p += e;
+          if (board_[p] == kWall) break;
+          near_threat[p] = 1;
+        }
+      }
+    }
+    for (int sq = first_point(); sq <= last_point(); ++sq) consider(sq, near_threat[sq] != 0);
   }
   if (out.size() == 0)
     for (Move m : partial) out.push_back(m);
@@ -1187,7 +1232,7 @@ std::size_t Position::capture_defences(MoveList<Position>& out) const {
   // With eight stones taken, any capture we can set up makes the opponent's five
   // breakable: every move is a candidate.
   const bool everything = pending_ != o + 1 && captures_[c] + 2 >= kCaptureWin;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
     if (everything || summary_captures(summary_[c][sq]) || summary_captures(summary_[o][sq]) ||
         summary_threat(summary_[c][sq]) == kFive)
@@ -1203,7 +1248,7 @@ std::size_t Position::capture_defences(MoveList<Position>& out) const {
     }
   }
   Position trial = *this;
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (!candidate[sq] || board_[sq] != kEmpty || forbidden_for(sq, c)) continue;
     const Move m{static_cast<std::uint16_t>(sq)};
     Undo u;
@@ -1215,7 +1260,7 @@ std::size_t Position::capture_defences(MoveList<Position>& out) const {
   if (out.size() > 0) return out.size();
   // Nothing saves the game: list the direct answers anyway (blocks of a five point,
   // captures, occupying the opponent's capture points) so that a search plays on.
-  for (int sq = 0; sq < kSquares; ++sq) {
+  for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty || forbidden_for(sq, c)) continue;
     const bool direct = pending_ == o + 1 ? breaks_pending(sq)
                                           : summary_threat(summary_[o][sq]) == kFive ||

@@ -211,9 +211,19 @@ class Position {
   // Queries (O(1) from the incremental pattern state).
   Color stone(int sq) const { return static_cast<Color>(board_[sq]); }
   Color side_to_move() const { return side_; }
-  Pattern pattern(int sq, Color c, int dir) const;  // what c would make at empty sq along dir
-  Threat threat(int sq, Color c) const;             // the four lines together (empty sq)
-  int capture_count(int sq, Color c) const;         // pairs c would capture by playing sq
+  // What c would make at empty sq along dir; the four lines together. Inline: move ordering
+  // asks them for every candidate at every node.
+  Pattern pattern(int sq, Color c, int dir) const {
+    if (!on_board(sq) || board_[sq] != kEmpty || dir < 0 || dir > 3) return Pattern::kNone;
+    return static_cast<Pattern>(entry_[c][sq][dir] & 0x0f);  // patterns.hpp: entry_pattern
+  }
+  Threat threat(int sq, Color c) const {
+    if (!on_board(sq) || board_[sq] != kEmpty) return Threat::kNone;
+    return static_cast<Threat>(summary_[c][sq] & 0x0f);  // bits 0-3 of the summary
+  }
+  int capture_count(int sq, Color c) const;  // pairs c would capture by playing sq
+  // The point's shape for c (eval_weights.hpp: shape_index), kShapes = 72 where it has none.
+  int shape(int sq, Color c) const;
   // The point is (renju black: may be) forbidden to c, so worth nothing to it.
   bool point_flagged(int sq, Color c) const { return (summary_[c][sq] & kFlagged) != 0; }
   // Neither side has a four (a point completing five) or a free three (a point making an
@@ -251,6 +261,10 @@ class Position {
   static constexpr int kFlaggedBucket = 10;  // count_ index for flagged points
 
   bool on_board(int sq) const { return sq > 0 && sq < kSquares && board_[sq] != kWall; }
+  // The first and last points of the board: scans of the points run between them (the wall
+  // cells in between are never empty), not over the padded array of the largest board.
+  int first_point() const { return square_of(0, 0); }
+  int last_point() const { return square_of(variant_.size - 1, variant_.size - 1); }
   void rebuild();
   // `log` (optional) records what changed for unmake to put back.
   void set_stone(int sq, Color c, Undo* log = nullptr);

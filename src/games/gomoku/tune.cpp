@@ -30,6 +30,7 @@ std::array<double, kEvalFeatures> to_vector(const EvalWeights& w) {
     v[10 + i] = w.combination[i];
     v[kToMoveFeature + i] = w.to_move[i];
   }
+  for (int i = 0; i < kShapes; ++i) v[kShapeFeature + i] = w.shape[i];
   v[kTempoFeature] = w.tempo;
   return v;
 }
@@ -70,6 +71,8 @@ EvalFeatures eval_features(const Position& pos) {
         const auto t = static_cast<int>(pos.threat(sq, c));
         x[10 + t] += static_cast<std::int16_t>(sign);
         if (c == me && t != 0) ++x[kToMoveFeature + t];  // as evaluate(): no term for kNone
+        if (const int shape = pos.shape(sq, c); shape < kShapes)
+          x[kShapeFeature + shape] += static_cast<std::int16_t>(sign);
       }
     }
   x[kTempoFeature] = 1;
@@ -120,6 +123,7 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
     fit[10 + i] = options.fit_combination;
     fit[kToMoveFeature + i] = options.fit_to_move;
   }
+  for (int i = 0; i < kShapes; ++i) fit[kShapeFeature + i] = options.fit_shape;
   std::array<double, kEvalFeatures> m{}, s{};
   constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-8;
   const double n = std::max<double>(1, static_cast<double>(data.size()));
@@ -134,7 +138,8 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
     const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
     for (int i = 0; i < kEvalFeatures; ++i) {
       if (kFixed[i] || !fit[i]) continue;
-      const double gi = grad[i] / n;
+      double gi = grad[i] / n;
+      if (i >= kShapeFeature && i < kShapeFeature + kShapes) gi += 2e-6 * options.shape_l2 * v[i];
       m[i] = kBeta1 * m[i] + (1 - kBeta1) * gi;
       s[i] = kBeta2 * s[i] + (1 - kBeta2) * gi * gi;
       if (s[i] == 0) continue;  // a weight no sample uses
@@ -153,6 +158,8 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
     r.weights.combination[i] = static_cast<int>(std::lround(v[10 + i]));
     r.weights.to_move[i] = static_cast<int>(std::lround(v[kToMoveFeature + i]));
   }
+  for (int i = 0; i < kShapes; ++i)
+    r.weights.shape[i] = static_cast<int>(std::lround(v[kShapeFeature + i]));
   r.final_error = tune_error(data, r.weights, r.k);
   return r;
 }

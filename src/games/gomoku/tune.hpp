@@ -1,8 +1,9 @@
 #pragma once
 // Texel tuning of the gomoku evaluation weights (eval_weights.hpp). The evaluation is linear
 // in its weights: per colour, each empty point adds the weight of the pattern it makes on each
-// line and of the combination of the four, so a position reduces to 31 counts (the side to
-// move's minus the opponent's, the side to move's points by Threat, and the tempo). The weights
+// line, of the combination of the four and of its shape, so a position reduces to 103 counts
+// (the side to move's minus the opponent's by pattern, combination and shape, the side to
+// move's points by Threat, and the tempo). The weights
 // then minimise the mean squared error between sigmoid(K * eval / 400) and the game result with
 // full-batch Adam. Deterministic: the same data and options give the same weights.
 #include <array>
@@ -21,9 +22,10 @@
 
 namespace kibitz::gomoku {
 
-// 10 patterns, 10 combinations, 10 side-to-move combinations, the tempo (last).
-inline constexpr int kEvalFeatures = 31;
+// 10 patterns, 10 combinations, 10 side-to-move combinations, the 72 shapes, the tempo (last).
 inline constexpr int kToMoveFeature = 20;  // where the side-to-move counts start
+inline constexpr int kShapeFeature = 30;   // where the shape counts start
+inline constexpr int kEvalFeatures = kShapeFeature + kShapes + 1;
 using EvalFeatures = std::array<std::int16_t, kEvalFeatures>;
 
 // The side to move's counts minus the opponent's, then the side to move's points by Threat
@@ -47,6 +49,11 @@ struct GomokuTuneOptions {
   bool fit_pattern = true;
   bool fit_combination = true;
   bool fit_to_move = true;
+  bool fit_shape = true;
+  // Ridge penalty on the shape weights (they refine the combination weights, so their prior
+  // is 0; a rare shape would otherwise take any value its few positions like): the error
+  // minimised is the mean squared error plus shape_l2 * sum(shape^2) / 1e6.
+  double shape_l2 = 0;
 };
 
 struct GomokuTuneResult {

@@ -45,6 +45,8 @@ TEST(GomokuEvalWeights, FormatRoundTripsAndLoads) {
   w.pattern[static_cast<int>(Pattern::kTwo)] = 7;
   w.combination[static_cast<int>(Threat::kThreeThree)] = -40;
   w.to_move[static_cast<int>(Threat::kFlexThree)] = 33;
+  w.shape[shape_index(0, 1, 0, 2, 0)] = -17;
+  w.shape[shape_index(1, 2, 1, 2, 1)] = 8000;
   w.tempo = -5;
   w.made_by = "a test: \"quoted\"";
   const std::string text = format_eval_weights(w);
@@ -82,6 +84,12 @@ TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
       {replaced("\"tempo\": ", "\"tempo\": -9"), "tempo = -91000 is outside -3000..3000"},
       {replaced("\"rule\": \"freestyle\"", "\"rule\": \"go\""), "unknown rule 'go'"},
       {replaced("\"combination\": {", "\"combination\": 3, \"x\": {"), "'combination' must be"},
+      {replaced("\"tempo\": ", "\"shape\": {\"00300\": 1}, \"tempo\": "), "unknown shape '00300'"},
+      {replaced("\"tempo\": ", "\"shape\": {\"01000\": 9000}, \"tempo\": "),
+       "shape.01000 = 9000 is outside -8000..8000"},
+      {replaced("\"tempo\": ", "\"shape\": {\"01000\": 1.5}, \"tempo\": "),
+       "shape.01000 must be an integer"},
+      {replaced("\"tempo\": ", "\"shape\": [1], \"tempo\": "), "'shape' must be an object"},
   };
   for (const auto& [text, expected] : cases) {
     auto w = parse_eval_weights(text);
@@ -107,6 +115,7 @@ TEST(GomokuEvalWeights, FeaturesReproduceTheEvaluation) {
     for (auto& v : w.pattern) v = static_cast<int>(rng.below(60));
     for (auto& v : w.combination) v = static_cast<int>(rng.below(200)) - 100;
     for (auto& v : w.to_move) v = static_cast<int>(rng.below(300)) - 100;
+    for (auto& v : w.shape) v = static_cast<int>(rng.below(200)) - 100;
     w.tempo = static_cast<int>(rng.below(50));
     set_eval_weights(Rule::kExactFive, w);
     int quiet = 0;
@@ -175,6 +184,42 @@ TEST(GomokuEvalWeights, EvaluationIsSymmetricUnderTheEightTransforms) {
   }
 }
 
+// A point's shape is the count of its lines by pattern, read off the four directions: fours,
+// free threes, closed threes, flex twos and twos, saturated at 1, 2, 1, 2, 1; none where a line
+// makes a five, an overline or an open four, or two lines make fours.
+TEST(GomokuEvalWeights, ShapeCountsTheLinesOfAPoint) {
+  int shaped = 0;
+  std::array<int, kShapes> seen{};
+  for (const Rule rule : {Rule::kFreestyle, Rule::kExactFive}) {
+    for (const Position& p : eval_random_positions(rule, 10, 60, 31)) {
+      for (int sq = 0; sq < kSquares; ++sq) {
+        if (p.stone(sq) != kEmpty) continue;
+        for (const Color c : {kBlack, kWhite}) {
+          std::array<int, 10> n{};
+          for (int d = 0; d < 4; ++d) ++n[static_cast<int>(p.pattern(sq, c, d))];
+          const auto at = [&](Pattern q) { return n[static_cast<int>(q)]; };
+          const bool none = at(Pattern::kFive) || at(Pattern::kOverline) ||
+                            at(Pattern::kFlexFour) || at(Pattern::kFour) >= 2;
+          const int want =
+              none
+                  ? kShapes
+                  : shape_index(at(Pattern::kFour), std::min(at(Pattern::kFlexThree), 2),
+                                std::min(at(Pattern::kThree), 1),
+                                std::min(at(Pattern::kFlexTwo), 2), std::min(at(Pattern::kTwo), 1));
+          ASSERT_EQ(p.shape(sq, c), want) << p.to_string() << " point " << sq;
+          if (want < kShapes) {
+            ++shaped;
+            ++seen[want];
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(shaped, 1000);
+  EXPECT_GT(std::count_if(seen.begin(), seen.end(), [](int k) { return k > 0; }), 20);
+  EXPECT_EQ(shape_name(shape_index(1, 0, 1, 2, 0)), "10120");
+}
+
 // The O(1) queries the search asks at every node agree with the scans they stand for.
 TEST(GomokuEvalWeights, QuickQueriesAgreeWithTheScans) {
   for (const Rule rule : {Rule::kFreestyle, Rule::kRenju}) {
@@ -208,6 +253,7 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   truth.pattern = {0, 0, 8, 30, 20, 90, 120, 400, 900, 0};
   truth.combination = {0, -10, 5, 40, 60, 300, 80, 600, 700, 1200};
   truth.to_move = {0, 15, 120, -30, 250, 90, 400, 1500, 50, 900};
+  for (int i = 0; i < kShapes; ++i) truth.shape[i] = (i * 37) % 200 - 100;
   truth.tempo = 30;
   const double k = 0.8;
   Rng rng(3);
@@ -224,6 +270,7 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   for (auto& v : start.pattern) v = v / 2 + 10;
   for (auto& v : start.combination) v = v / 2;
   for (auto& v : start.to_move) v = -v / 3;
+  start.shape = {};
   // The weights the tuner keeps fixed start at the truth.
   start.pattern[0] = start.pattern[1] = start.pattern[9] = 0;
   start.combination[0] = start.to_move[0] = 0;
@@ -232,15 +279,22 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   for (int i = 2; i < 9; ++i) EXPECT_NEAR(r.weights.pattern[i], truth.pattern[i], 3) << i;
   for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.combination[i], truth.combination[i], 3) << i;
   for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.to_move[i], truth.to_move[i], 3) << i;
+  for (int i = 0; i < kShapes; ++i) EXPECT_NEAR(r.weights.shape[i], truth.shape[i], 3) << i;
   // Fitting one group keeps the others as they started.
   EvalWeights partial = truth;
   partial.to_move = start.to_move;
   partial.pattern[2] = 12;  // not the truth, and not fitted
-  const auto q = tune(
-      data, partial,
-      {.epochs = 2000, .learning_rate = 5, .k = k, .fit_pattern = false, .fit_combination = false});
+  partial.shape[5] = 77;    // not fitted either
+  const auto q = tune(data, partial,
+                      {.epochs = 2000,
+                       .learning_rate = 5,
+                       .k = k,
+                       .fit_pattern = false,
+                       .fit_combination = false,
+                       .fit_shape = false});
   EXPECT_EQ(q.weights.pattern, partial.pattern);
   EXPECT_EQ(q.weights.combination, partial.combination);
+  EXPECT_EQ(q.weights.shape, partial.shape);
   for (int i = 1; i < 10; ++i) EXPECT_NEAR(q.weights.to_move[i], truth.to_move[i], 10) << i;
   // fit_k finds the scale the data were drawn with.
   EXPECT_NEAR(fit_k(data, truth), k, 0.01);
