@@ -19,6 +19,7 @@ import sys
 KIBITZ_MSG = re.compile(r"MESSAGE (\w+) depth (-?\d+) score (-?\d+) nodes (\d+) time (\d+) ms")
 PEER_WIN = re.compile(r"\bev \+v(\d+)")
 PEER_LOSS = re.compile(r"\bev -v(\d+)")
+DRAWS = ("1/2", "1/2-1/2")  # the shared referee writes "1/2"
 MATE = 13000  # kWinSoon in src/games/gomoku/position.cpp: ordinary evaluations stay below 9000
 
 
@@ -66,7 +67,7 @@ def main():
             break
         ours, theirs = per_engine[a.name][i], per_engine[peer][i]
         colour = "black" if g["black"] == a.name else "white"
-        won = (g["result"] == "1-0") == (colour == "black") and g["result"] != "1/2-1/2"
+        won = (g["result"] == "1-0") == (colour == "black") and g["result"] not in DRAWS
         # Our moves and the peer's alternate; index k of ours follows index k (or k-1) of theirs.
         peer_win = next((k for k, m in enumerate(theirs) if m and PEER_WIN.search(m)), None)
         our_loss = next((k for k, m in enumerate(ours)
@@ -105,7 +106,7 @@ def main():
               f"{('move ' + str(our_loss + 1)) if our_loss is not None else 'never':>14}  "
               f"{lag if lag is not None else '-':>3}  {score_then if score_then is not None else '-'}")
     lost = sum(1 for g in records[:len(per_engine[a.name])]
-               if not ((g["result"] == "1-0") == (g["black"] == a.name)) and g["result"] != "1/2-1/2")
+               if not ((g["result"] == "1-0") == (g["black"] == a.name)) and g["result"] not in DRAWS)
     print()
     print(f"games {min(len(records), len(per_engine[a.name]))}, kibitz won {ours_win}, lost {lost}")
     if lags:

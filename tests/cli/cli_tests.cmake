@@ -86,10 +86,10 @@ kibitz_cli_test(gomoku_tune_not_sgf_status WILL_FAIL ARGS gomoku tune
 # with the compiled-in weights it starts from). A malformed line is named, with status 2.
 kibitz_cli_test(gomoku_tune_games_log ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5
-  MATCH "positions 52 K 0.3271 error 0.19978[0-9]* -> 0.1001[0-9]*")
+  MATCH "positions 52 K 0.4734 error 0.15260[0-9]* -> 0.07130[0-9]*")
 kibitz_cli_test(gomoku_tune_games_log_as_sgf ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.sgf --epochs 5
-  MATCH "positions 52 K 0.3271 error 0.19978[0-9]* -> 0.1001[0-9]*")
+  MATCH "positions 52 K 0.4734 error 0.15260[0-9]* -> 0.07130[0-9]*")
 # --fit moves only the groups named (the side-to-move terms here) and says so in made_by.
 kibitz_cli_test(gomoku_tune_fit_group ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5 --fit to_move
@@ -99,7 +99,7 @@ kibitz_cli_test(gomoku_tune_fit_group ARGS gomoku tune
 kibitz_cli_test(gomoku_tune_validation ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5
   --validation ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.sgf
-  MATCH "positions 52 K 0.3271 error 0.199782 -> 0.100167\nvalidation: positions 52 from 3 games, error 0.199782 -> 0.100167\n")
+  MATCH "positions 52 K 0.4734 error 0.152607 -> 0.071304\nvalidation: positions 52 from 3 games, error 0.152607 -> 0.071304\n")
 kibitz_cli_test(gomoku_tune_fit_bad_group WILL_FAIL ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --fit tempo)
 kibitz_cli_test(gomoku_tune_bad_games_log ARGS gomoku tune

@@ -209,7 +209,11 @@ Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_pl
     const int size = int_of("board", 15);
     if (rule_from_gomocup_bits(int_of("rule", 0)) != rule || size < 15 || size > kMaxSize) continue;
     const std::string result = text_of("result");
-    const double black = result == "1-0" ? 1 : result == "0-1" ? 0 : result == "1/2-1/2" ? 0.5 : -1;
+    // The referee writes a draw as "1/2"; PGN's "1/2-1/2" is read as well.
+    const double black = result == "1-0"                          ? 1
+                         : result == "0-1"                        ? 0
+                         : result == "1/2" || result == "1/2-1/2" ? 0.5
+                                                                  : -1;
     if (black < 0) continue;
     std::vector<std::pair<int, int>> moves;
     for (const char* key : {"opening", "moves"}) {

@@ -79,9 +79,9 @@ Result<std::size_t> add_game_samples(int size, Rule rule, double black,
                                      std::vector<TuneSample>& out);
 // The shared Gomocup referee's games log (../shared/tools/gomoku/gomocup_match.py --games-log):
 // a JSON object a line with "board", "rule" (Gomocup's bits), "opening" and "moves" (points as
-// "h8i7..."), and "result" ("1-0", "0-1", "1/2-1/2"). Games of another size or rule, or without
-// a result, add nothing; `games` counts those that added samples. A malformed line is a
-// one-line error naming it. Returns the samples added.
+// "h8i7..."), and "result" ("1-0", "0-1", "1/2" for a draw, or "1/2-1/2"). Games of another
+// size or rule, or without a result, add nothing; `games` counts those that added samples. A
+// malformed line is a one-line error naming it. Returns the samples added.
 Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
                                    std::vector<TuneSample>& out, std::size_t& games);
 

@@ -1,4 +1,5 @@
 // The gomoku evaluation as data: the weights files, the tuner, and the evaluation they make.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -242,6 +243,35 @@ TEST(GomokuEvalWeights, QuickQueriesAgreeWithTheScans) {
             forcing = true;
       EXPECT_EQ(p.quiet_position(), !forcing) << p.to_string();
     }
+  }
+}
+
+// The referee's games log: a draw ("1/2", as the shared referee writes it, or "1/2-1/2") gives
+// the same positions as a decided game, each with the result 0.5; a game without a result
+// gives none.
+TEST(GomokuTune, GamesLogReadsDrawsAsHalfPoints) {
+  const auto line = [](std::string_view result) {
+    return fmt::format(
+        "{{\"board\": 15, \"rule\": 0, \"opening\": \"h8i9\", \"moves\": \"h7i7g9g8\", "
+        "\"result\": \"{}\"}}\n",
+        result);
+  };
+  std::vector<TuneSample> won, drawn, pgn_drawn, none;
+  std::size_t games = 0;
+  ASSERT_TRUE(read_games_log(line("1-0"), Rule::kFreestyle, 0, won, games));
+  ASSERT_TRUE(read_games_log(line("1/2"), Rule::kFreestyle, 0, drawn, games));
+  ASSERT_TRUE(read_games_log(line("1/2-1/2"), Rule::kFreestyle, 0, pgn_drawn, games));
+  ASSERT_TRUE(read_games_log(line("*"), Rule::kFreestyle, 0, none, games));
+  EXPECT_EQ(games, 3u);
+  ASSERT_GT(won.size(), 3u);
+  ASSERT_EQ(drawn.size(), won.size());
+  ASSERT_EQ(pgn_drawn.size(), won.size());
+  EXPECT_TRUE(none.empty());
+  for (std::size_t i = 0; i < won.size(); ++i) {
+    EXPECT_EQ(drawn[i].x, won[i].x);
+    EXPECT_EQ(drawn[i].result, 0.5f);
+    EXPECT_EQ(pgn_drawn[i].result, 0.5f);
+    EXPECT_TRUE(won[i].result == 0.0f || won[i].result == 1.0f);
   }
 }
 
