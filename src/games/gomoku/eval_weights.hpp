@@ -49,8 +49,9 @@ inline constexpr std::array<std::string_view, 10> kThreatNames = {
     "none",        "two",  "three",      "two_two",   "flex_three",
     "three_three", "four", "four_three", "flex_four", "five"};
 
-// Bounds a weights file must keep: a point's value (4 patterns and a combination) has to fit
-// the evaluation's 16-bit per-point field, and pattern values are summed as unsigned fields.
+// Bounds a weights file must keep: a point's value (4 patterns, a combination and a shape, so
+// -16000..32000) has to fit the evaluation's 16-bit per-point field, and pattern values are
+// summed as unsigned fields. Shape weights keep the combination's bounds.
 inline constexpr int kMaxPatternWeight = 4000;
 inline constexpr int kMaxCombinationWeight = 8000;
 // The tempo is added once to the whole evaluation (clamped to +-9000): up to a third of that.
