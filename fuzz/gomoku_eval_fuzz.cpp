@@ -18,6 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         w->combination[i] > g::kMaxCombinationWeight || w->to_move[i] < -g::kMaxCombinationWeight ||
         w->to_move[i] > g::kMaxCombinationWeight)
       std::abort();
+  for (const int v : w->shape)
+    if (v < -g::kMaxCombinationWeight || v > g::kMaxCombinationWeight) std::abort();
   if (w->tempo < -g::kMaxTempo || w->tempo > g::kMaxTempo) std::abort();
   // Text written back reads the same.
   auto back = g::parse_eval_weights(g::format_eval_weights(*w));
