@@ -806,7 +806,7 @@ bool Position::is_legal(Move m) const {
 // --- queries -------------------------------------------------------------------------------
 
 int Position::shape(int sq, Color c) const {
-  if (board_[sq] != kEmpty) return kShapes;
+  if (!on_board(sq) || board_[sq] != kEmpty) return kShapes;
   int value = 0, shape = kShapes;
   summarise(info_[c][sq], mode_[c], value, &shape);
   return shape;
@@ -1173,45 +1173,35 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     else if (left < num_threats)
       partial.push_back(Move{static_cast<std::uint16_t>(sq)});
   };
-  constexpr int kWindowPoints = 1 + 8 * detail::kHalfWindow;
-  constexpr int kListedThreats = 8;
+  // Points within the window of a threat along its lines, marked and listed once each.
+  std::array<std::uint8_t, kSquares> near_threat{};
+  std::array<std::uint16_t, kMaxMoves> near;
+  int num_near = 0;
+  const auto mark = [&](int p) {
+    if (!near_threat[p]) near[num_near++] = static_cast<std::uint16_t>(p);
+    near_threat[p] = 1;
+  };
+  for (int i = 0; i < num_threats; ++i) {
+    mark(threats[i]);
+    for (const int e : kEightWays) {
+      int p = threats[i];
+      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+        p += e;
+        if (board_[p] == kWall) break;
+        mark(p);
+      }
+    }
+  }
   const auto& mine = count_[c];
   const bool counter_fours = mine[kFour] + mine[static_cast<int>(Threat::kFourThree)] +
                                  mine[kFlexFour] + mine[kFive] + mine[kFlaggedBucket] >
                              0;
-  if (!counter_fours && num_threats <= kListedThreats) {
-    // Usual case: only the threats' windows, visited in board order (the order of the list
-    // is the search's move order).
-    std::array<std::uint16_t, kListedThreats * kWindowPoints> near;
-    int num_near = 0;
-    for (int i = 0; i < num_threats; ++i) {
-      near[num_near++] = threats[i];
-      for (const int e : kEightWays) {
-        int p = threats[i];
-        for (int k = 1; k <= detail::kHalfWindow; ++k) {
-          p += e;
-          if (board_[p] == kWall) break;
-          near[num_near++] = static_cast<std::uint16_t>(p);
-        }
-      }
-    }
-    std::sort(near.begin(), near.begin() + num_near);
-    const auto end = std::unique(near.begin(), near.begin() + num_near);
-    for (auto it = near.begin(); it != end; ++it) consider(*it, true);
-  } else {
-    std::array<std::uint8_t, kSquares> near_threat{};
-    for (int i = 0; i < num_threats; ++i) {
-      near_threat[threats[i]] = 1;
-      for (const int e : kEightWays) {
-        int p = threats[i];
-        for (int k = 1; k <= detail::kHalfWindow; ++k) {
-          p += e;
-          if (board_[p] == kWall) break;
-          near_threat[p] = 1;
-        }
-      }
-    }
+  if (counter_fours) {
     for (int sq = first_point(); sq <= last_point(); ++sq) consider(sq, near_threat[sq] != 0);
+  } else {
+    // Only the windows, in board order (the list's order is the search's move order).
+    std::sort(near.begin(), near.begin() + num_near);
+    for (int i = 0; i < num_near; ++i) consider(near[i], true);
   }
   if (out.size() == 0)
     for (Move m : partial) out.push_back(m);

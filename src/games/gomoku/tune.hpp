@@ -3,9 +3,9 @@
 // in its weights: per colour, each empty point adds the weight of the pattern it makes on each
 // line, of the combination of the four and of its shape, so a position reduces to 103 counts
 // (the side to move's minus the opponent's by pattern, combination and shape, the side to
-// move's points by Threat, and the tempo). The weights
-// then minimise the mean squared error between sigmoid(K * eval / 400) and the game result with
-// full-batch Adam. Deterministic: the same data and options give the same weights.
+// move's points by Threat, and the tempo). The weights then minimise the mean squared error
+// between sigmoid(K * eval / 400) and the game result with full-batch Adam. Deterministic:
+// the same data and options give the same weights.
 #include <array>
 #include <cstdint>
 #include <functional>
