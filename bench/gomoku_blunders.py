@@ -11,6 +11,10 @@ Three steps, each reading the last one's output (JSON lines):
   check       an engine's move on each blunder position (at MS), then the peer on the position
               after it: "lost" when the peer, now to move, proves a win. The peer itself on the
               same positions is the yardstick of what can be held.
+  agree       does more time bring the engine's choices closer to the peer's? On the positions
+              before Kibitz's moves FIRST..LAST after the opening of each game in a games log,
+              the peer's move (at --peer-ms), the engine's at --ms and at --long-ms: how often
+              they agree (two positions searched at once: run it on an otherwise idle machine).
 
 The peer must print PentaZen-style MESSAGE lines ("ev N" a score for the side to move,
 "ev +vN" / "ev -vN" a win / loss proven N plies away, "nd 1" a move chosen without search).
@@ -19,8 +23,11 @@ The peer must print PentaZen-style MESSAGE lines ("ev N" a score for the side to
   bench/gomoku_blunders.py positions --trajectory traj.jsonl --out blunders.jsonl
   bench/gomoku_blunders.py check --positions blunders.jsonl --peer /tmp/pentazen/pbrain-pentazen \\
       --engine "build/release/kibitz gomocup" --ms 1000
+  bench/gomoku_blunders.py agree --games pz_games.txt --peer /tmp/pentazen/pbrain-pentazen \\
+      --engine "build/release/kibitz gomocup" --ms 1000 --long-ms 6000 --limit 80
 """
 import argparse
+import concurrent.futures
 import json
 import re
 import subprocess
@@ -156,6 +163,37 @@ def check(a):
     print(f"held {held} of {total}")
 
 
+def agree(a):
+    first, last = (int(x) for x in a.moves.split("-"))
+    games = []
+    for line in open(a.games, encoding="utf-8"):
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        if a.name not in (r["black"], r["white"]):
+            continue
+        me = 0 if r["black"] == a.name else 1
+        seq = parse_moves(r["opening"]) + parse_moves(r["moves"])
+        mine = [ply for ply in range(r["n_opening"], len(seq)) if ply % 2 == me]
+        games += [(r.get("game"), r.get("rule", 0), seq[:ply]) for ply in mine[first - 1:last]]
+    games = games[:a.limit] if a.limit else games
+    asks = [(a.peer, a.peer_ms), (a.engine, a.ms), (a.engine, a.long_ms)]
+    jobs = [(cmd, stones, ms, rule) for _, rule, stones in games for cmd, ms in asks]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        moves = [name(m) for m, _ in pool.map(lambda j: ask(*j), jobs)]
+    short = long_ = both = 0
+    for i, (game, _, stones) in enumerate(games):
+        peer, mine_short, mine_long = moves[3 * i:3 * i + 3]
+        short += peer == mine_short
+        long_ += peer == mine_long
+        both += mine_short == mine_long
+        print(f"game {game} ply {len(stones)}: peer {peer}, {a.ms} ms {mine_short}, "
+              f"{a.long_ms} ms {mine_long}", flush=True)
+    n = len(games)
+    print(f"{n} positions: the engine at {a.ms} ms plays the peer's move in {short}, at "
+          f"{a.long_ms} ms in {long_}; its two choices agree in {both}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -175,8 +213,18 @@ def main():
     c.add_argument("--peer", required=True)
     c.add_argument("--ms", type=int, default=1000)
     c.add_argument("--peer-ms", type=int, default=1000)
+    g = sub.add_parser("agree")
+    g.add_argument("--games", required=True)
+    g.add_argument("--peer", required=True)
+    g.add_argument("--engine", required=True)
+    g.add_argument("--name", default="kibitz")
+    g.add_argument("--moves", default="2-5", help="Kibitz's moves after the opening, FIRST-LAST")
+    g.add_argument("--limit", type=int, default=0, help="at most this many positions (0: all)")
+    g.add_argument("--ms", type=int, default=1000)
+    g.add_argument("--long-ms", type=int, default=6000)
+    g.add_argument("--peer-ms", type=int, default=1000)
     a = ap.parse_args()
-    {"trajectory": trajectory, "positions": positions, "check": check}[a.step](a)
+    {"trajectory": trajectory, "positions": positions, "check": check, "agree": agree}[a.step](a)
     return 0
 
 

@@ -310,6 +310,10 @@ Result<Position> Position::from_setup(Variant v, std::span<const std::pair<int, 
   return pos;
 }
 
+std::uint64_t Position::hash_after(Move m) const {
+  return hash_ ^ stone_key(side_, m.sq) ^ kZobrist[kZSide];
+}
+
 std::uint64_t Position::compute_hash() const {
   std::uint64_t h = 0;
   for (int sq = 0; sq < kSquares; ++sq)

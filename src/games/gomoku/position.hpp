@@ -158,6 +158,9 @@ class Position {
   void apply(Move m);
   std::uint64_t hash() const { return hash_; }
   std::uint64_t compute_hash() const;  // the same key computed from scratch (tests)
+  // The key after m by the side to move, captures and a pending five aside (a guess good
+  // enough to prefetch the transposition table's entry while make() runs).
+  std::uint64_t hash_after(Move m) const;
   // Symmetric: one value for a position and its 8 board symmetries (rotations and
   // reflections): the least of the 8 Zobrist keys of the transformed stones, with the side to
   // move, capture counts and a pending five. Computed on demand (not on the search's path).

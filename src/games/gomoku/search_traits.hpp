@@ -76,6 +76,7 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   // extended: extending free threes too was measured far weaker (BENCHMARKS.md, issue 23).
   static bool gives_check(const Position& p, Move m) { return makes_four(p, m); }
   static bool is_legal(const Position& p, Move m) { return p.is_legal(m); }
+  static std::uint64_t hash_after(const Position& p, Move m) { return p.hash_after(m); }
   // Ordering inside the tactical stage: fives first, then open fours, then fours.
   static int mvv_lva(const Position& p, Move m) { return move_value(p, m); }
 

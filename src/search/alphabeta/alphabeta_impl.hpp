@@ -367,6 +367,10 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
     if constexpr (kCheckBeforeMake) {
       gives_check = Traits::gives_check(state_, m);
       if (prune_late()) continue;
+      // A game that can tell the child's key cheaply overlaps the table's cache miss with
+      // make(), which for gomoku is the costly part of a node.
+      if constexpr (requires { Traits::hash_after(state_, m); })
+        tt_.prefetch(Traits::hash_after(state_, m));
       state_.make(m, undo);
     } else {
       state_.make(m, undo);

@@ -50,6 +50,8 @@ class TranspositionTable {
   std::uint8_t generation() const { return generation_; }
 
   bool probe(std::uint64_t key, TTData& out) const;
+  // Starts loading the cluster of `key` into the cache, for a probe that comes a little later.
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&clusters_[key & mask_]); }
   void store(std::uint64_t key, std::uint16_t move, int score, int eval, int depth, Bound bound);
   template <class Move>
   void store(std::uint64_t key, Move move, int score, int eval, int depth, Bound bound) {

@@ -219,6 +219,10 @@ void random_games(Variant v, int games, std::uint64_t seed) {
       ++plies;
       if (u.num_captured) ++captures_seen;
       ASSERT_EQ(p.hash(), p.compute_hash()) << p.to_string();
+      // The prefetch key is exact unless the move captured or a pending five changed.
+      if (v.rule != Rule::kCapture) {
+        ASSERT_EQ(before.hash_after(m), p.hash());
+      }
       ASSERT_TRUE(p.pattern_state_consistent()) << p.to_string();
       if (plies % 3 == 0) expect_patterns_match(p, black_ref, white_ref);
       if (::testing::Test::HasFatalFailure()) return;
