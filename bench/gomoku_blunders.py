@@ -94,19 +94,23 @@ def peer_value(messages):
         return None, forced
 
 
-def trajectory(a):
-    out = open(a.out, "w", encoding="utf-8")
-    for line in open(a.games, encoding="utf-8"):
+def games_of(path, player):
+    """(record, colour, moves) for each game of a referee's games log that `player` played."""
+    for line in open(path, encoding="utf-8"):
         if not line.strip():
             continue
         r = json.loads(line)
-        if a.name not in (r["black"], r["white"]):
+        if player not in (r["black"], r["white"]):
             continue
-        me = 0 if r["black"] == a.name else 1
+        yield r, 0 if r["black"] == player else 1, parse_moves(r["opening"]) + parse_moves(r["moves"])
+
+
+def trajectory(a):
+    out = open(a.out, "w", encoding="utf-8")
+    for r, me, seq in games_of(a.games, a.name):
         winner = {"1-0": 0, "0-1": 1}.get(r["result"])
         if winner is None or winner == me:
             continue
-        seq = parse_moves(r["opening"]) + parse_moves(r["moves"])
         rows = []
         for ply in range(r["n_opening"], len(seq)):
             if ply % 2 != me:
@@ -166,14 +170,7 @@ def check(a):
 def agree(a):
     first, last = (int(x) for x in a.moves.split("-"))
     games = []
-    for line in open(a.games, encoding="utf-8"):
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        if a.name not in (r["black"], r["white"]):
-            continue
-        me = 0 if r["black"] == a.name else 1
-        seq = parse_moves(r["opening"]) + parse_moves(r["moves"])
+    for r, me, seq in games_of(a.games, a.name):
         mine = [ply for ply in range(r["n_opening"], len(seq)) if ply % 2 == me]
         games += [(r.get("game"), r.get("rule", 0), seq[:ply]) for ply in mine[first - 1:last]]
     games = games[:a.limit] if a.limit else games
