@@ -10,8 +10,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  static const auto entry = kibitz::gomoku::gomoku_game_entry();
-  auto state = entry.new_state(text);
+  auto state = kibitz::gomoku::new_any_state(text);
   kibitz::fuzz::require_one_line_error(state);
   const kibitz::gomoku::Position empty;
   auto m = kibitz::gomoku::parse_move(empty, text);

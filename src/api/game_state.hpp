@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "api/any_state.hpp"
 #include "api/concepts.hpp"
-#include "api/registry.hpp"
 
 namespace kibitz {
 

@@ -14,6 +14,7 @@
 #include "engine/go_engine.hpp"
 #include "engine/gomoku_engine.hpp"
 #include "games/go/playout_model.hpp"
+#include "games/registry.hpp"
 
 namespace kibitz::cli {
 
@@ -24,17 +25,22 @@ constexpr int kChessBenchDepth = 11;
 constexpr int kGomokuBenchDepth = 8;
 constexpr std::uint64_t kGoBenchPlayouts = 10000;
 
-struct BenchArgs {
-  engine::BenchOptions options;
-  std::string game = "chess";
-  bool pipeline = false;
-  std::vector<std::string> disable;
-  bool plain = false;
-  bool verbose = false;
-  std::string go_playouts = "rules";
-};
+// The alpha-beta games' shared options: the plain baseline, techniques switched off.
+Result<void> apply_search_options(engine::BenchRequest& a) {
+  if (a.plain) a.options.search = search::SearchOptions::plain();
+  for (const std::string& name : a.disable)
+    if (!a.options.search.set(name, false)) {
+      std::string known;
+      for (auto n : search::SearchOptions::technique_names()) known += fmt::format(" {}", n);
+      return fail("--disable: unknown technique '{}' (known:{})", name, known);
+    }
+  return {};
+}
 
-int run_go(BenchArgs& a) {
+}  // namespace
+
+int bench_go(const engine::BenchRequest& request) {
+  auto a = request;
   if (a.pipeline || a.plain || !a.disable.empty())
     return report_error("--pipeline, --plain and --disable are for the alpha-beta games", 2);
   if (a.options.playouts == 0) a.options.playouts = kGoBenchPlayouts;
@@ -57,17 +63,10 @@ int run_go(BenchArgs& a) {
   return 0;
 }
 
-int run_bench(BenchArgs& a) {
-  if (a.plain) a.options.search = search::SearchOptions::plain();
-  for (const std::string& name : a.disable)
-    if (!a.options.search.set(name, false)) {
-      std::string known;
-      for (auto n : search::SearchOptions::technique_names()) known += fmt::format(" {}", n);
-      return report_error(fmt::format("--disable: unknown technique '{}' (known:{})", name, known),
-                          2);
-    }
-  const bool gomoku = a.game == "gomoku";
-  if (a.game == "go") return run_go(a);
+namespace {
+
+int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
+  if (auto ok = apply_search_options(a); !ok) return report_error(ok.error().message, 2);
   if (a.pipeline && (!gomoku || a.options.movetime_ms <= 0))
     return report_error("--pipeline needs --game gomoku and --movetime", 2);
   if (a.options.depth == 0) a.options.depth = gomoku ? kGomokuBenchDepth : kChessBenchDepth;
@@ -112,46 +111,58 @@ int run_bench(BenchArgs& a) {
 
 }  // namespace
 
-Runner add_bench(CLI::App& root) {
+int bench_chess(const engine::BenchRequest& request) { return bench_alphabeta(request, false); }
+int bench_gomoku(const engine::BenchRequest& request) { return bench_alphabeta(request, true); }
+
+Runner add_bench(CLI::App& root, const Registry& registry) {
+  struct BenchArgs {
+    engine::BenchRequest request;
+    std::string game;
+  };
   auto a = std::make_shared<BenchArgs>();
   auto* cmd = root.add_subcommand(
       "bench", "Search fixed positions; print the node-count signature and speed");
-  a->options.depth = 0;
+  a->request.options.depth = 0;
+  std::vector<std::string> games;
+  for (const auto& g : registry.games())
+    if (g.bench) games.push_back(g.name);
+  if (!games.empty()) a->game = games.front();
   cmd->add_option("--game,-g", a->game,
-                  "chess, gomoku (freestyle 15x15 middle games) or go (MCTS: 9x9 and 19x19, "
-                  "empty and middle game)")
+                  fmt::format("the game: {} (chess and gomoku: alpha-beta to a depth; go: MCTS "
+                              "playouts on 9x9 and 19x19)",
+                              registry.names([](const GameEntry& g) { return bool(g.bench); })))
       ->capture_default_str()
-      ->check(CLI::IsMember({"chess", "gomoku", "go"}));
-  cmd->add_option("--depth,-d", a->options.depth,
+      ->check(CLI::IsMember(games));
+  cmd->add_option("--depth,-d", a->request.options.depth,
                   fmt::format("iterations per position (default {} chess, {} gomoku)",
                               kChessBenchDepth, kGomokuBenchDepth))
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--playouts", a->options.playouts,
+  cmd->add_option("--playouts", a->request.options.playouts,
                   fmt::format("go: MCTS playouts per position (default {})", kGoBenchPlayouts))
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
-  cmd->add_option("--go-playouts", a->go_playouts,
+  cmd->add_option("--go-playouts", a->request.go_playouts,
                   "go: playout policy, rules or learned (as `kibitz gtp --playouts`)")
       ->capture_default_str()
       ->check(CLI::IsMember({"rules", "learned"}));
-  cmd->add_option("--movetime", a->options.movetime_ms,
+  cmd->add_option("--movetime", a->request.options.movetime_ms,
                   "search each position this many ms instead of to --depth");
-  cmd->add_option("--hash", a->options.hash_mb, "transposition table size in MB")
+  cmd->add_option("--hash", a->request.options.hash_mb, "transposition table size in MB")
       ->capture_default_str()
       ->check(CLI::Range(1, 65536));
-  cmd->add_option("--threads,-t", a->options.threads, "search threads (Lazy SMP)")
+  cmd->add_option("--threads,-t", a->request.options.threads, "search threads (Lazy SMP)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_option(
-         "--disable", a->disable,
+         "--disable", a->request.disable,
          "switch techniques off (ablation): tt_cutoffs tt_move mvv_lva killers history "
          "see pvs aspiration null_move lmr reverse_futility late_move_pruning iir check_extension "
          "quiescence")
       ->delimiter(',');
-  cmd->add_flag("--pipeline", a->pipeline,
+  cmd->add_flag("--pipeline", a->request.pipeline,
                 "gomoku with --movetime: the whole five-stage engine, not the alpha-beta alone");
-  cmd->add_flag("--plain", a->plain,
+  cmd->add_flag("--plain", a->request.plain,
                 "the plain baseline: iterative deepening, TT, quiescence, nothing else");
-  cmd->add_flag("--verbose,-v", a->verbose,
+  cmd->add_flag("--verbose,-v", a->request.verbose,
                 "per-position lines and search statistics (EBF, first-move cut-off rate)");
   cmd->footer(
       "Examples:\n"
@@ -161,7 +172,11 @@ Runner add_bench(CLI::App& root) {
       "  kibitz bench --game gomoku\n"
       "  kibitz bench --game gomoku --movetime 450 --verbose\n"
       "  kibitz bench --game go --verbose");
-  return [a] { return run_bench(*a); };
+  return [a, &registry] {
+    const GameEntry* g = registry.find(a->game);
+    return g && g->bench ? g->bench(a->request)
+                         : report_error(fmt::format("--game: {} has no bench", a->game), 2);
+  };
 }
 
 }  // namespace kibitz::cli

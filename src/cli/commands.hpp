@@ -5,8 +5,9 @@
 
 #include <functional>
 
-#include "api/registry.hpp"
 #include "core/error.hpp"
+#include "engine/bench.hpp"
+#include "games/registry.hpp"
 
 namespace kibitz::engine {
 struct GoDeepConfig;
@@ -21,9 +22,9 @@ Runner add_games(CLI::App& root, const Registry& registry);
 Runner add_perft(CLI::App& root);
 Runner add_tune(CLI::App& root);
 Runner add_uci(CLI::App& root);
-Runner add_bench(CLI::App& root);
+Runner add_bench(CLI::App& root, const Registry& registry);
 Runner add_selfplay(CLI::App& root);
-Runner add_match(CLI::App& root);
+Runner add_match(CLI::App& root, const Registry& registry);
 Runner add_gomocup(CLI::App& root);
 Runner add_gomoku(CLI::App& root);
 Runner add_gtp(CLI::App& root);
@@ -39,6 +40,11 @@ Runner add_go_patterns(CLI::App& go_cmd);
 // defaults without a file); an error for a bad file or a preset without a file (go.cpp).
 Result<engine::GoDeepConfig> deep_config_from(const std::string& config, const std::string& preset,
                                               const std::string& db);
+
+// The benches of `kibitz bench --game chess|gomoku|go` (the registry entries' hooks).
+int bench_chess(const engine::BenchRequest& request);
+int bench_gomoku(const engine::BenchRequest& request);
+int bench_go(const engine::BenchRequest& request);
 
 // Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
 int report_error(const std::string& message, int status = 1);

@@ -13,11 +13,6 @@
 
 namespace kibitz::cli {
 
-int report_error(const std::string& message, int status) {
-  fmt::print(stderr, "kibitz: error: {}\n", message);
-  return status;
-}
-
 namespace {
 
 // Every numeric option of every subcommand is a count, a size, a time, a limit or a seed, none
@@ -56,8 +51,7 @@ void refuse_negative_numbers(CLI::App& app) {
 
 int main(int argc, char** argv) {
   using namespace kibitz;
-  Registry registry;
-  register_builtin_games(registry);
+  const Registry& registry = builtin_registry();
 
   CLI::App app{"Kibitz: engines that play and analyse chess, gomoku, Go, Hearts and Diplomacy.",
                "kibitz"};
@@ -68,22 +62,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.footer("Run 'kibitz <command> --help' for the options of a command.");
 
-  const std::vector<std::pair<std::string, cli::Runner>> runners = {
+  // The commands every game shares, then each game's own (its registry entry's).
+  std::vector<Command> runners = {
       {"demo", cli::add_demo(app)},
       {"games", cli::add_games(app, registry)},
-      {"perft", cli::add_perft(app)},
-      {"tune", cli::add_tune(app)},
-      {"uci", cli::add_uci(app)},
-      {"bench", cli::add_bench(app)},
-      {"selfplay", cli::add_selfplay(app)},
-      {"match", cli::add_match(app)},
-      {"gomocup", cli::add_gomocup(app)},
-      {"gomoku", cli::add_gomoku(app)},
-      {"gtp", cli::add_gtp(app)},
-      {"hearts", cli::add_hearts(app)},
-      {"go", cli::add_go(app)},
-      {"diplomacy", cli::add_diplomacy(app)},
+      {"bench", cli::add_bench(app, registry)},
+      {"match", cli::add_match(app, registry)},
   };
+  for (const auto& g : registry.games())
+    if (g.commands)
+      for (auto& c : g.commands(app)) runners.push_back(std::move(c));
   cli::refuse_negative_numbers(app);
   // Extras on the root only (subcommands keep rejecting theirs): lets us name an unknown
   // subcommand ourselves instead of CLI11's generic message.

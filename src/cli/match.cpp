@@ -20,7 +20,7 @@ std::atomic<bool> g_interrupted{false};
 extern "C" void on_interrupt(int) { g_interrupted.store(true); }
 
 struct MatchArgs {
-  std::string game = "chess";
+  std::string game;  // default: the registry's first game
   std::vector<std::string> engines;
   std::string tc;
   std::int64_t movetime = 0;
@@ -117,11 +117,17 @@ Examples:
   kibitz match --game diplomacy --engine bot=rm --engine bot=heuristic --movetime 300 \
       --games 14 --concurrency 2 --records games.jsonl)";
 
-int run_match(MatchArgs& a) {
+int run_match(MatchArgs& a, const Registry& registry) {
   auto& c = a.config;
-  if (a.komi_given && a.game != "go")
-    return report_error(fmt::format("--komi: {} has no komi (only Go has)", a.game), 2);
-  auto game = match::make_game_kind(a.game, c.settings);
+  if (a.komi_given) {
+    if (const GameEntry* g = registry.find(a.game); g && !(g->match_settings & kKomiSetting)) {
+      std::string takers;
+      for (const auto& e : registry.games())
+        if (e.match_settings & kKomiSetting) takers += (takers.empty() ? "" : " and ") + e.title;
+      return report_error(fmt::format("--komi: {} has no komi (only {} has)", a.game, takers), 2);
+    }
+  }
+  auto game = registry.game_kind(a.game, c.settings);
   if (!game) return report_error(fmt::format("--game: {}", game.error().message), 2);
   for (const auto& text : a.engines) {
     auto spec = match::parse_player_spec(text);
@@ -174,12 +180,13 @@ int run_match(MatchArgs& a) {
 
 }  // namespace
 
-Runner add_match(CLI::App& root) {
+Runner add_match(CLI::App& root, const Registry& registry) {
   auto a = std::make_shared<MatchArgs>();
   auto* cmd = root.add_subcommand(
       "match", "Play games between engines (external or in-process) and measure Elo / SPRT");
   cmd->footer(kExamples);
-  cmd->add_option("--game", a->game, "the game: chess, gomoku, go, hearts, diplomacy")
+  if (!registry.games().empty()) a->game = registry.games().front().name;
+  cmd->add_option("--game", a->game, fmt::format("the game: {}", registry.names()))
       ->capture_default_str();
   cmd->add_option("--board-size", a->config.settings.board_size,
                   "gomoku: 15..20 (default 15, 19 for the capture rule); go: 5..19 (default 19)");
@@ -256,7 +263,7 @@ Runner add_match(CLI::App& root) {
   cmd->add_flag("--progress", a->progress, "always draw the live progress line");
   cmd->add_flag("--no-progress", a->no_progress, "never draw the live progress line");
   cmd->add_flag("--verbose,-v", a->config.settings.verbose, "every move and game on stderr");
-  return [a] { return run_match(*a); };
+  return [a, &registry] { return run_match(*a, registry); };
 }
 
 }  // namespace kibitz::cli

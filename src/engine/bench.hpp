@@ -19,6 +19,15 @@ struct BenchOptions {
   std::uint64_t playouts = 0;  // MCTS games (Go): playouts per position
   search::SearchOptions search;
 };
+// What `kibitz bench` asks of a game's bench (the registry entry's hook).
+struct BenchRequest {
+  BenchOptions options;   // depth 0: the game's default
+  bool pipeline = false;  // gomoku with a movetime: the whole engine, not the alpha-beta alone
+  bool plain = false;     // the plain baseline search
+  std::vector<std::string> disable;  // techniques switched off
+  bool verbose = false;
+  std::string go_playouts = "rules";  // Go: the playout policy
+};
 struct BenchPosition {
   std::string position;  // FEN (chess) or the moves played (gomoku)
   std::uint64_t nodes = 0;

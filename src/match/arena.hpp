@@ -127,10 +127,6 @@ class GameKind {
                            const std::atomic<bool>& stop) const = 0;
 };
 
-// The games `kibitz match` knows, by name ("chess", "gomoku"), set up for the settings' board
-// size and rule; an error for an unknown name or a bad setting.
-Result<std::unique_ptr<GameKind>> make_game_kind(std::string_view name,
-                                                 const GameSettings& settings);
-std::vector<std::string> game_kind_names();
+// Each game's GameKind comes from its registry entry (games/registry.hpp: make_game_kind).
 
 }  // namespace kibitz::match

@@ -246,9 +246,6 @@ GameOutcome DiplomacyKind::play(const GameJob& job, std::array<Seat*, 2> seats,
 }  // namespace
 
 Result<std::unique_ptr<GameKind>> make_diplomacy_kind(const GameSettings& settings) {
-  if (settings.board_size || !settings.rule.empty())
-    return fail("diplomacy has no --board-size or --rule");
-  if (settings.komi != kDefaultKomi) return fail("diplomacy has no --komi (only Go has)");
   if (settings.adjudication.max_moves)
     return fail("diplomacy has no --max-moves (give --max-year, the last year played)");
   const int start = diplomacy::standard_map().start_year();

@@ -299,9 +299,6 @@ GameOutcome HeartsKind::play(const GameJob& job, std::array<Seat*, 2> seats,
 }  // namespace
 
 Result<std::unique_ptr<GameKind>> make_hearts_kind(const GameSettings& settings) {
-  if (settings.board_size || !settings.rule.empty())
-    return fail("hearts has no --board-size or --rule");
-  if (settings.komi != kDefaultKomi) return fail("hearts has no --komi (only Go has)");
   if (settings.adjudication.max_moves)
     return fail("hearts has no --max-moves (a game is one hand)");
   return std::unique_ptr<GameKind>(std::make_unique<HeartsKind>());

@@ -14,7 +14,7 @@ endfunction()
 kibitz_cli_test(help ARGS --help MATCH "Subcommands:.*demo.*perft")
 kibitz_cli_test(perft_help ARGS perft --help MATCH "--depth")
 kibitz_cli_test(demo_help ARGS demo --help MATCH "--seed")
-kibitz_cli_test(games ARGS games MATCH "chess.*gomoku.*go ")
+kibitz_cli_test(games ARGS games MATCH "chess.*gomoku.*go .*hearts +4 players.*diplomacy +7 players")
 kibitz_cli_test(version ARGS --version MATCH "kibitz [0-9]")
 kibitz_cli_test(perft_startpos ARGS perft --depth 4 MATCH "Nodes searched: 197281\n")
 kibitz_cli_test(perft_divide ARGS perft --depth 2 --divide

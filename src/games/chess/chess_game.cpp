@@ -28,13 +28,10 @@ class ChessState final : public GameState<ChessState, Position> {
 
 }  // namespace
 
-GameEntry chess_game_entry() {
-  return GameEntry{"chess", "standard chess (FEN positions, UCI or SAN moves)", 2,
-                   [](std::string_view fen) -> Result<std::unique_ptr<AnyState>> {
-                     auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
-                     if (!p) return tl::unexpected(p.error());
-                     return std::unique_ptr<AnyState>(std::make_unique<ChessState>(*p));
-                   }};
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view fen) {
+  auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
+  if (!p) return tl::unexpected(p.error());
+  return std::unique_ptr<AnyState>(std::make_unique<ChessState>(*p));
 }
 
 }  // namespace kibitz::chess

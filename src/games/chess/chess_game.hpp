@@ -2,10 +2,11 @@
 // Chess behind the registry's type-erased AnyState (moves in UCI notation; SAN accepted too).
 #include <memory>
 
-#include "api/registry.hpp"
+#include "api/any_state.hpp"
 
 namespace kibitz::chess {
 
-GameEntry chess_game_entry();
+// The position text's starting position (the registry entry's StateFactory).
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
 
 }  // namespace kibitz::chess

@@ -36,7 +36,9 @@ class GoState final : public GameState<GoState, Position> {
   std::vector<Move> moves_;
 };
 
-Result<std::unique_ptr<AnyState>> new_state(std::string_view text) {
+}  // namespace
+
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
   const auto tokens = split_blanks(text);
   Rules rules;
   std::size_t i = 0;
@@ -64,15 +66,6 @@ Result<std::unique_ptr<AnyState>> new_state(std::string_view text) {
     if (auto r = state->apply(tokens[i]); !r)
       return with_context(r.error(), fmt::format("go position, move {}", i - first + 1));
   return std::unique_ptr<AnyState>(std::move(state));
-}
-
-}  // namespace
-
-GameEntry go_game_entry() {
-  return GameEntry{"go",
-                   "Go, area scoring (position: [size] [komi K] moves, e.g. \"9 komi 7.5 e5 c3 "
-                   "pass\")",
-                   2, new_state};
 }
 
 }  // namespace kibitz::go

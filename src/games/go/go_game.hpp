@@ -3,10 +3,11 @@
 // 19, default 19) and "komi K" (default 7.5), then the moves played from the empty board as
 // GTP vertices or "pass", e.g. "9 komi 6.5 e5 c3 pass". Tromp-Taylor area scoring, positional
 // superko, suicide illegal (go::Rules defaults).
-#include "api/registry.hpp"
+#include "api/any_state.hpp"
 
 namespace kibitz::go {
 
-GameEntry go_game_entry();
+// The position text's starting position (the registry entry's StateFactory).
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
 
 }  // namespace kibitz::go

@@ -48,7 +48,9 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
-Result<std::unique_ptr<AnyState>> new_state(std::string_view text) {
+}  // namespace
+
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
   std::vector<std::string_view> tokens;
   for (std::size_t i = 0; i < text.size();) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
@@ -85,15 +87,6 @@ Result<std::unique_ptr<AnyState>> new_state(std::string_view text) {
       return with_context(r.error(), fmt::format("gomoku position, move {}", i - first_move + 1));
   }
   return std::unique_ptr<AnyState>(std::move(state));
-}
-
-}  // namespace
-
-GameEntry gomoku_game_entry() {
-  return GameEntry{"gomoku",
-                   "gomoku: freestyle, exact5, renju, capture (position: [rule] [size] moves, "
-                   "e.g. \"renju 15 h8 i9\")",
-                   2, new_state};
 }
 
 }  // namespace kibitz::gomoku

@@ -2,10 +2,11 @@
 // Gomoku behind the registry's type-erased AnyState. Position text: an optional rule name
 // (freestyle, exact5, renju, capture) and board size, then the moves played from the start,
 // e.g. "renju 15 h8 i9 j10" or "" (freestyle 15x15, empty board); moves as "h8" or "7,7".
-#include "api/registry.hpp"
+#include "api/any_state.hpp"
 
 namespace kibitz::gomoku {
 
-GameEntry gomoku_game_entry();
+// The position text's starting position (the registry entry's StateFactory).
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
 
 }  // namespace kibitz::gomoku

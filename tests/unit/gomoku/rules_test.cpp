@@ -2,8 +2,8 @@
 // under each rule, the full-board draw, move lists, notation and the registry entry.
 #include <gtest/gtest.h>
 
-#include "api/registry.hpp"
 #include "core/rng.hpp"
+#include "games/registry.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
 namespace kibitz::gomoku {

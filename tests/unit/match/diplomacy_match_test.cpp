@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "games/registry.hpp"
 #include "match/match.hpp"
 #include "match/player_spec.hpp"
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "games/go/sgf.hpp"
+#include "games/registry.hpp"
 #include "match/go_arena.hpp"
 #include "match/match.hpp"
 #include "match/player_spec.hpp"

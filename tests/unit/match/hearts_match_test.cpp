@@ -12,6 +12,7 @@
 
 #include "core/rng.hpp"
 #include "games/hearts/state.hpp"
+#include "games/registry.hpp"
 #include "match/match.hpp"
 #include "match/player_spec.hpp"
 

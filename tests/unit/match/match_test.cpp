@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "games/chess/pgn.hpp"
+#include "games/registry.hpp"
 #include "match/arena.hpp"
 #include "match/match.hpp"
 #include "match/player_spec.hpp"

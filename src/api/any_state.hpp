@@ -1,6 +1,7 @@
 #pragma once
-// Type-erased games for the coarse boundaries (CLI, match, bindings): one virtual call per
-// command, never inside a search. Games are registered explicitly by register_builtin_games().
+// A game state behind a virtual interface for the coarse boundaries (CLI, match, bindings): one
+// virtual call per command, never inside a search. Each game's entry in the registry
+// (games/registry.hpp) makes them.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -27,25 +28,8 @@ class AnyState {
   virtual std::string to_string() const = 0;  // the game's standard position text
 };
 
-struct GameEntry {
-  std::string name;
-  std::string summary;
-  int num_players;
-  // Starting position from the game's position text; empty text = the standard start.
-  std::function<Result<std::unique_ptr<AnyState>>(std::string_view)> new_state;
-};
-
-class Registry {
- public:
-  void add(GameEntry entry);
-  const GameEntry* find(std::string_view name) const;
-  const std::vector<GameEntry>& games() const { return games_; }
-
- private:
-  std::vector<GameEntry> games_;
-};
-
-// Defined in games/register_builtin.cpp: adds every game this build has.
-void register_builtin_games(Registry& registry);
+// Makes a game's starting position from its position text ("" = the standard start); the
+// error is one line naming what is wrong with the text.
+using StateFactory = std::function<Result<std::unique_ptr<AnyState>>(std::string_view)>;
 
 }  // namespace kibitz

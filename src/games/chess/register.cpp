@@ -1,0 +1,30 @@
+// Chess's entry in the registry: FEN positions, the UCI engine, `kibitz match` with UCI
+// engines, the bench, and the chess tools (perft, the Texel tuner, self-play for it).
+#include "games/chess/register.hpp"
+#include "cli/commands.hpp"
+#include "games/chess/chess_game.hpp"
+#include "match/chess_arena.hpp"
+
+namespace kibitz::chess {
+
+GameEntry registry_entry() {
+  GameEntry e;
+  e.name = "chess";
+  e.title = "Chess";
+  e.summary = "standard chess (FEN positions, UCI or SAN moves)";
+  e.num_players = 2;
+  e.new_state = new_any_state;
+  e.arena = [](const match::GameSettings&) -> Result<std::unique_ptr<match::GameKind>> {
+    return match::make_chess_kind();
+  };
+  e.bench = cli::bench_chess;
+  e.commands = [](CLI::App& app) {
+    return std::vector<Command>{{"uci", cli::add_uci(app)},
+                                {"perft", cli::add_perft(app)},
+                                {"tune", cli::add_tune(app)},
+                                {"selfplay", cli::add_selfplay(app)}};
+  };
+  return e;
+}
+
+}  // namespace kibitz::chess

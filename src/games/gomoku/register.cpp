@@ -1,0 +1,29 @@
+// Gomoku's entry in the registry: four rule sets, the Gomocup engine, `kibitz match` with
+// Gomocup engines, the bench, and `kibitz gomoku` (play, puzzles, the tuner).
+#include "games/gomoku/register.hpp"
+#include "cli/commands.hpp"
+#include "games/gomoku/gomoku_game.hpp"
+#include "match/gomoku_arena.hpp"
+
+namespace kibitz::gomoku {
+
+GameEntry registry_entry() {
+  GameEntry e;
+  e.name = "gomoku";
+  e.title = "Gomoku";
+  e.summary =
+      "gomoku: freestyle, exact5, renju, capture (position: [rule] [size] moves, e.g. \"renju "
+      "15 h8 i9\")";
+  e.num_players = 2;
+  e.new_state = new_any_state;
+  e.match_settings = kBoardSizeSetting | kRuleSetting;
+  e.arena = match::make_gomoku_kind;
+  e.bench = cli::bench_gomoku;
+  e.commands = [](CLI::App& app) {
+    return std::vector<Command>{{"gomocup", cli::add_gomocup(app)},
+                                {"gomoku", cli::add_gomoku(app)}};
+  };
+  return e;
+}
+
+}  // namespace kibitz::gomoku

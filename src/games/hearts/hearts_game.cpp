@@ -1,0 +1,90 @@
+#include "games/hearts/hearts_game.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <memory>
+#include <vector>
+
+#include "api/game_state.hpp"
+#include "core/rng.hpp"
+#include "core/text.hpp"
+#include "games/hearts/state.hpp"
+
+namespace kibitz::hearts {
+
+namespace {
+
+class HeartsState final : public GameState<HeartsState, State> {
+ public:
+  HeartsState(const Deal& deal, PassDir dir) : GameState(State(deal, dir)), deal_(deal) {}
+  std::string move_text(Card c) const { return hearts::to_string(c); }
+  Result<void> apply(std::string_view text) override {
+    if (pos_.is_terminal()) return fail("card '{}': the hand is over", text);
+    auto c = parse_card(text);
+    if (!c) return tl::unexpected(c.error());
+    if (!pos_.is_legal(*c))
+      return fail("card {} is not legal for seat {} now", hearts::to_string(*c),
+                  pos_.current_player());
+    pos_.apply(*c);
+    played_.push_back(*c);
+    return {};
+  }
+  std::string to_string() const override {
+    std::string out(hearts::to_string(pos_.pass_dir()));
+    for (const CardSet& hand : deal_) out += " " + hearts::to_string(hand);
+    for (Card c : played_) out += " " + hearts::to_string(c);
+    return out;
+  }
+
+ private:
+  Deal deal_;
+  std::vector<Card> played_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+  const auto tokens = split_blanks(text);
+  std::size_t i = 0;
+  PassDir dir = PassDir::kLeft;
+  if (i < tokens.size()) {
+    if (auto d = parse_pass_dir(tokens[i])) {
+      dir = *d;
+      ++i;
+    }
+  }
+  Deal deal{};
+  if (i == tokens.size() || tokens[i] == "seed") {
+    std::uint64_t seed = 1;
+    if (i < tokens.size()) {
+      if (i + 1 == tokens.size()) return fail("hearts position: 'seed' needs a number");
+      const auto t = tokens[i + 1];
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), seed);
+      if (ec != std::errc{} || end != t.data() + t.size())
+        return fail("hearts position: seed '{}' is not a number", t);
+      i += 2;
+    }
+    Rng rng(seed);
+    deal = random_deal(rng);
+  } else {
+    if (tokens.size() - i < 52)
+      return fail("hearts position: a deal needs 52 cards (found {} words)", tokens.size() - i);
+    for (std::size_t k = 0; k < 52; ++k, ++i) {
+      auto c = parse_card(tokens[i]);
+      if (!c) return with_context(c.error(), "hearts position");
+      for (const CardSet& hand : deal)
+        if (hand.contains(*c))
+          return fail("hearts position: card {} is dealt twice", hearts::to_string(*c));
+      deal[k / 13].add(*c);
+    }
+    if (auto ok = check_deal(deal); !ok) return with_context(ok.error(), "hearts position");
+  }
+  auto state = std::make_unique<HeartsState>(deal, dir);
+  for (std::size_t first = i; i < tokens.size(); ++i)
+    if (auto r = state->apply(tokens[i]); !r)
+      return with_context(r.error(), fmt::format("hearts position, card {}", i - first + 1));
+  return std::unique_ptr<AnyState>(std::move(state));
+}
+
+}  // namespace kibitz::hearts

@@ -1,0 +1,80 @@
+#pragma once
+// The games this build plays: one GameEntry per game, made in games/<game>/register.cpp and
+// listed once in games/register_builtin.cpp. `kibitz games`, `match`, `bench`, the program's
+// subcommands and the registry conformance test all iterate it. The entries sit above every
+// layer (they wire a game's state, referee, bench and commands together); nothing below the
+// program includes this header.
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/any_state.hpp"
+#include "core/error.hpp"
+#include "engine/bench.hpp"
+#include "match/arena.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace kibitz {
+
+// What `kibitz match` settings a game takes besides the common ones.
+enum MatchSetting : unsigned {
+  kBoardSizeSetting = 1,  // --board-size
+  kRuleSetting = 2,       // --rule
+  kKomiSetting = 4,       // --komi
+  kMaxYearSetting = 8,    // --max-year
+};
+
+// A subcommand of the program: its name and what runs it (the exit status).
+struct Command {
+  std::string name;
+  std::function<int()> run;
+};
+
+struct GameEntry {
+  std::string name;     // on the command line: "gomoku"
+  std::string title;    // in sentences: "Gomoku"
+  std::string summary;  // one line for `kibitz games`
+  int num_players = 2;
+  // The position from the game's position text ("" = the standard start). Empty where the
+  // game has no AnyState (Diplomacy's phases are simultaneous).
+  StateFactory new_state;
+  unsigned match_settings = 0;  // MatchSetting bits
+  // The referee of `kibitz match` for these settings (they have passed match_settings).
+  // Empty: the generic referee over new_state (match/state_arena.hpp).
+  std::function<Result<std::unique_ptr<match::GameKind>>(const match::GameSettings&)> arena;
+  // `kibitz bench --game NAME`: prints the report and returns the exit status; empty: none.
+  std::function<int(const engine::BenchRequest&)> bench;
+  // The game's own subcommands (`kibitz uci`, `kibitz gomoku`), added to the program's.
+  std::function<std::vector<Command>(CLI::App&)> commands;
+};
+
+class Registry {
+ public:
+  void add(GameEntry entry);  // replaces an entry of the same name
+  const GameEntry* find(std::string_view name) const;
+  const std::vector<GameEntry>& games() const { return games_; }
+  // "chess, gomoku, go" (the names of the entries for which `has` holds; all by default).
+  std::string names(const std::function<bool(const GameEntry&)>& has = {}) const;
+  // `kibitz match`'s referee for the game `name` with these settings; an error names an
+  // unknown game or a setting the game does not take.
+  Result<std::unique_ptr<match::GameKind>> game_kind(std::string_view name,
+                                                     const match::GameSettings& settings) const;
+
+ private:
+  std::vector<GameEntry> games_;
+};
+
+// Defined in games/register_builtin.cpp: adds every game this build has.
+void register_builtin_games(Registry& registry);
+// The registry of the builtin games, made on first use.
+const Registry& builtin_registry();
+// builtin_registry().game_kind(name, settings).
+Result<std::unique_ptr<match::GameKind>> make_game_kind(std::string_view name,
+                                                        const match::GameSettings& settings);
+
+}  // namespace kibitz
