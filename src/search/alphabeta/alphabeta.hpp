@@ -6,7 +6,9 @@
 // null-move pruning with verification, late move reductions, reverse futility pruning and
 // check extensions. Each technique is switchable (SearchOptions) for ablation.
 //
-// Required of G: TwoPlayerZeroSum, Undoable, HasEval, a 16-bit Move with Move::none().
+// Required of G: TwoPlayerZeroSum, Undoable, a 16-bit Move with Move::none(); the leaf value
+// comes from the evaluator E (evaluator.hpp; by default G's own evaluate(), HasEval), one per
+// search thread, told of every make / unmake.
 // Optional static hooks in SearchTraits<G> (detected with `requires`):
 //   generate_tactical(s, MoveList&) / generate_quiet(s, MoveList&)  staged generation; in
 //                                     check the two together must yield exactly the evasions
@@ -36,6 +38,7 @@
 #include "api/concepts.hpp"
 #include "core/fixed_vector.hpp"
 #include "core/time_budget.hpp"
+#include "search/alphabeta/evaluator.hpp"
 #include "search/common/history.hpp"
 #include "search/common/limits.hpp"
 #include "search/common/score.hpp"
@@ -44,12 +47,15 @@
 namespace kibitz::search {
 
 template <class G>
-concept AlphaBetaGame = TwoPlayerZeroSum<G> && Undoable<G> && HasEval<G> && requires {
+concept AlphaBetaGame = TwoPlayerZeroSum<G> && Undoable<G> && requires {
   { G::Move::none() } -> std::same_as<typename G::Move>;
 };
+// A game and an evaluator of it the alpha-beta can search with.
+template <class G, class E>
+concept AlphaBetaSetup = AlphaBetaGame<G> && AlphaBetaEvaluator<E, G>;
 
-template <class G>
-requires AlphaBetaGame<G>
+template <class G, class E = GameEval<G>>
+requires AlphaBetaSetup<G, E>
 class AlphaBeta {
  public:
   using Move = typename G::Move;
@@ -65,7 +71,8 @@ class AlphaBeta {
 
   // thread_id 0 is the main thread: it checks the clock and node limit, reports, and decides
   // when to stop; helpers (Lazy SMP) only share the transposition table and obey the stop.
-  AlphaBeta(TranspositionTable& tt, const SearchOptions& options, int thread_id = 0);
+  AlphaBeta(TranspositionTable& tt, const SearchOptions& options, int thread_id = 0,
+            const E& eval = E());
 
   // Forgets killers and history (a new game); searches otherwise only age them.
   void clear();
@@ -92,7 +99,16 @@ class AlphaBeta {
   int mover_at(int ply) const { return (root_player_ + ply) & 1; }
   Score terminal_score(int ply);   // the side to move has no moves
   Score game_over_score(int ply);  // is_terminal(): by the returns
-  Score evaluate() { return static_cast<Score>(state_.evaluate()); }
+  Score evaluate() { return static_cast<Score>(eval_.evaluate(state_)); }
+  // The game's make / unmake with the evaluator told.
+  void make(Move m, typename G::Undo& u) {
+    eval_.make(state_, m);
+    state_.make(m, u);
+  }
+  void unmake(Move m, const typename G::Undo& u) {
+    state_.unmake(m, u);
+    eval_.unmake(state_, m);
+  }
   bool is_quiet(Move m) const;
   void count_node();
   std::uint64_t total_nodes() const;
@@ -106,6 +122,7 @@ class AlphaBeta {
   std::span<AlphaBeta* const> peers_;
 
   G state_;
+  E eval_;
   int root_player_ = 0;
   int root_depth_ = 0;
   int seldepth_ = 0;
@@ -132,12 +149,13 @@ class AlphaBeta {
 
 // Lazy SMP: one AlphaBeta per thread over a shared table; the main thread's answer is
 // returned. Owns its workers, so killers and history persist between searches.
-template <class G>
-requires AlphaBetaGame<G>
+template <class G, class E = GameEval<G>>
+requires AlphaBetaSetup<G, E>
 class ParallelSearch {
  public:
   using Move = typename G::Move;
-  ParallelSearch(TranspositionTable& tt, const SearchOptions& options);
+  // Each thread's evaluator starts as a copy of `eval`.
+  ParallelSearch(TranspositionTable& tt, const SearchOptions& options, const E& eval = E());
   ParallelSearch(const ParallelSearch&) = delete;
   ParallelSearch& operator=(const ParallelSearch&) = delete;
 
@@ -150,8 +168,9 @@ class ParallelSearch {
  private:
   TranspositionTable& tt_;
   SearchOptions options_;
-  std::vector<std::unique_ptr<AlphaBeta<G>>> owned_;
-  std::vector<AlphaBeta<G>*> workers_;  // the same, as the peers span each worker sees
+  E eval_;
+  std::vector<std::unique_ptr<AlphaBeta<G, E>>> owned_;
+  std::vector<AlphaBeta<G, E>*> workers_;  // the same, as the peers span each worker sees
 };
 
 }  // namespace kibitz::search

@@ -1,6 +1,6 @@
 #pragma once
 // Template bodies of AlphaBeta / ParallelSearch. Include only where a game is instantiated
-// (src/engine/*.cpp): `template class AlphaBeta<G>; template class ParallelSearch<G>;`.
+// (src/engine/*.cpp): `template class AlphaBeta<G, E>; template class ParallelSearch<G, E>;`.
 #include <algorithm>
 #include <cmath>
 #include <thread>
@@ -10,9 +10,9 @@
 
 namespace kibitz::search {
 
-template <class G>
-requires AlphaBetaGame<G> std::array < std::array<std::uint8_t, 64>,
-64 > AlphaBeta<G>::reductions_ = [] {
+template <class G, class E>
+requires AlphaBetaSetup<G, E> std::array < std::array<std::uint8_t, 64>,
+64 > AlphaBeta<G, E>::reductions_ = [] {
   std::array<std::array<std::uint8_t, 64>, 64> r{};
   for (int d = 1; d < 64; ++d)
     for (int m = 1; m < 64; ++m)
@@ -21,23 +21,24 @@ requires AlphaBetaGame<G> std::array < std::array<std::uint8_t, 64>,
   return r;
 }();
 
-template <class G>
-requires AlphaBetaGame<G> AlphaBeta<G>::AlphaBeta(TranspositionTable& tt,
-                                                  const SearchOptions& options, int thread_id)
-    : tt_(tt), options_(options), thread_id_(thread_id) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E> AlphaBeta<G, E>::AlphaBeta(TranspositionTable& tt,
+                                                         const SearchOptions& options,
+                                                         int thread_id, const E& eval)
+    : tt_(tt), options_(options), thread_id_(thread_id), eval_(eval) {
   clear();
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void AlphaBeta<G>::clear() {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void AlphaBeta<G, E>::clear() {
   killers_.clear();
   history_.clear();
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-bool AlphaBeta<G>::is_quiet(Move m) const {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+bool AlphaBeta<G, E>::is_quiet(Move m) const {
   if constexpr (requires { Traits::is_tactical(state_, m); }) {
     return !Traits::is_tactical(state_, m);
   } else {
@@ -45,8 +46,8 @@ bool AlphaBeta<G>::is_quiet(Move m) const {
   }
 }
 
-template <class G>
-requires AlphaBetaGame<G> std::uint64_t AlphaBeta<G>::total_nodes()
+template <class G, class E>
+requires AlphaBetaSetup<G, E> std::uint64_t AlphaBeta<G, E>::total_nodes()
 const {
   std::uint64_t n = nodes();
   for (const AlphaBeta* p : peers_)
@@ -54,9 +55,9 @@ const {
   return n;
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void AlphaBeta<G>::count_node() {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void AlphaBeta<G, E>::count_node() {
   if (aborted_) return;  // nodes visited while unwinding are not searched
   const std::uint64_t n = nodes_.load(std::memory_order_relaxed) + 1;
   nodes_.store(n, std::memory_order_relaxed);
@@ -79,8 +80,8 @@ void AlphaBeta<G>::count_node() {
   }
 }
 
-template <class G>
-requires AlphaBetaGame<G> Score AlphaBeta<G>::game_over_score(int ply) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E> Score AlphaBeta<G, E>::game_over_score(int ply) {
   // A game decided on the board (a five, a mate) is scored by its returns; no_moves_result
   // is about a side left without moves, and knows nothing of a five already made.
   const auto r = state_.returns();
@@ -93,8 +94,8 @@ requires AlphaBetaGame<G> Score AlphaBeta<G>::game_over_score(int ply) {
   return 0;
 }
 
-template <class G>
-requires AlphaBetaGame<G> Score AlphaBeta<G>::terminal_score(int ply) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E> Score AlphaBeta<G, E>::terminal_score(int ply) {
   int result;
   if constexpr (requires { Traits::no_moves_result(state_); }) {
     result = Traits::no_moves_result(state_);
@@ -105,9 +106,10 @@ requires AlphaBetaGame<G> Score AlphaBeta<G>::terminal_score(int ply) {
   return result > 0 ? mate_in(ply) : result < 0 ? mated_in(ply) : 0;
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void AlphaBeta<G>::update_quiet_stats(Move best, int depth, int ply, std::span<const Move> tried) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void AlphaBeta<G, E>::update_quiet_stats(Move best, int depth, int ply,
+                                         std::span<const Move> tried) {
   if (options_.killers) killers_.store(ply, best);
   if (options_.history) {
     const int bonus = ButterflyHistory<Traits::kHistorySize>::bonus(depth);
@@ -119,10 +121,10 @@ void AlphaBeta<G>::update_quiet_stats(Move best, int depth, int ply, std::span<c
   }
 }
 
-template <class G>
-requires AlphaBetaGame<G>
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
 template <bool Pv>
-Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
+Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
   count_node();
   ++stats_.qnodes;
   if (aborted_) return 0;
@@ -188,9 +190,9 @@ Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
       // Losing captures cannot raise the stand-pat score (not when escaping check).
       if (!in_check && options_.see && !Traits::see_ge(state_, m, 0)) continue;
     }
-    state_.make(m, undo);
+    make(m, undo);
     const Score score = -qsearch<Pv>(-beta, -alpha, ply + 1);
-    state_.unmake(m, undo);
+    unmake(m, undo);
     if (aborted_) return 0;
     if (score > best) {
       best = score;
@@ -217,10 +219,10 @@ Score AlphaBeta<G>::qsearch(Score alpha, Score beta, int ply) {
   return best;
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-template <typename AlphaBeta<G>::Node NT>
-Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut_node) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+template <typename AlphaBeta<G, E>::Node NT>
+Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool cut_node) {
   constexpr bool kRoot = NT == Node::kRoot;
   constexpr bool kPv = NT != Node::kNonPv;
 
@@ -291,11 +293,13 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
           zugzwang_safe) {
         ++stats_.null_tries;
         const int r = 3 + depth / 6 + std::min((eval - beta) / 200, 2);
+        eval_.make_null(state_);
         state_.make_null(undo);
         null_move_at_[ply + 1] = true;
         Score score = -search<Node::kNonPv>(depth - 1 - r, -beta, -beta + 1, ply + 1, !cut_node);
         null_move_at_[ply + 1] = false;
         state_.unmake_null(undo);
+        eval_.unmake_null(state_);
         if (aborted_) return 0;
         if (score >= beta) {
           if (is_mate(score)) score = beta;  // unproven mates from a null move
@@ -371,12 +375,12 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
       // make(), which for gomoku is the costly part of a node.
       if constexpr (requires { Traits::hash_after(state_, m); })
         tt_.prefetch(Traits::hash_after(state_, m));
-      state_.make(m, undo);
+      make(m, undo);
     } else {
-      state_.make(m, undo);
+      make(m, undo);
       if constexpr (HasNullMove<G>) gives_check = state_.in_check();
       if (prune_late()) {
-        state_.unmake(m, undo);
+        unmake(m, undo);
         continue;
       }
     }
@@ -420,7 +424,7 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
       if (kPv && options_.pvs && score > alpha && (kRoot || score < beta))
         score = -search<Node::kPv>(new_depth, -beta, -alpha, ply + 1, false);
     }
-    state_.unmake(m, undo);
+    unmake(m, undo);
     if (aborted_) return 0;
 
     if constexpr (kRoot) {
@@ -474,18 +478,18 @@ Score AlphaBeta<G>::search(int depth, Score alpha, Score beta, int ply, bool cut
   return best;
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void AlphaBeta<G>::sort_root(std::size_t from) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void AlphaBeta<G, E>::sort_root(std::size_t from) {
   std::stable_sort(root_moves_.begin() + static_cast<std::ptrdiff_t>(from), root_moves_.end(),
                    [](const RootMove& a, const RootMove& b) {
                      return a.score != b.score ? a.score > b.score : a.previous > b.previous;
                    });
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void AlphaBeta<G>::report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void AlphaBeta<G, E>::report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const {
   if (!info_ || !*info_) return;
   const std::uint64_t nodes = peers_.empty() ? this->nodes() : total_nodes();
   const int hashfull = tt_.hashfull();
@@ -512,11 +516,12 @@ void AlphaBeta<G>::report(int depth, const TimeBudget& budget, int pv_index, Bou
   }
 }
 
-template <class G>
-requires AlphaBetaGame<G> SearchResult<typename G::Move> AlphaBeta<G>::run(
+template <class G, class E>
+requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::run(
     const G& root, const SearchLimits& limits, TimeBudget& budget,
     std::span<const Move> searchmoves, const InfoCallback<Move>* info) {
   state_ = root;
+  eval_.reset(state_);
   root_player_ = root.current_player() & 1;
   budget_ = &budget;
   limits_ = &limits;
@@ -637,39 +642,40 @@ requires AlphaBetaGame<G> SearchResult<typename G::Move> AlphaBeta<G>::run(
 
 // ---------------------------------------------------------------------------------------------
 
-template <class G>
-requires AlphaBetaGame<G> ParallelSearch<G>::ParallelSearch(TranspositionTable& tt,
-                                                            const SearchOptions& options)
-    : tt_(tt) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E> ParallelSearch<G, E>::ParallelSearch(TranspositionTable& tt,
+                                                                   const SearchOptions& options,
+                                                                   const E& eval)
+    : tt_(tt), eval_(eval) {
   set_options(options);
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void ParallelSearch<G>::set_options(const SearchOptions& options) {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void ParallelSearch<G, E>::set_options(const SearchOptions& options) {
   options_ = options;
   const auto threads = static_cast<std::size_t>(std::clamp(options.threads, 1, 1024));
   owned_.resize(std::min(owned_.size(), threads));
   while (owned_.size() < threads)
     owned_.push_back(
-        std::make_unique<AlphaBeta<G>>(tt_, options_, static_cast<int>(owned_.size())));
+        std::make_unique<AlphaBeta<G, E>>(tt_, options_, static_cast<int>(owned_.size()), eval_));
   workers_.clear();
   for (auto& w : owned_) workers_.push_back(w.get());
   for (auto* w : workers_) {
     w->set_options(options_);
-    w->set_peers(threads > 1 ? std::span<AlphaBeta<G>* const>(workers_)
-                             : std::span<AlphaBeta<G>* const>());
+    w->set_peers(threads > 1 ? std::span<AlphaBeta<G, E>* const>(workers_)
+                             : std::span<AlphaBeta<G, E>* const>());
   }
 }
 
-template <class G>
-requires AlphaBetaGame<G>
-void ParallelSearch<G>::clear() {
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+void ParallelSearch<G, E>::clear() {
   for (auto* w : workers_) w->clear();
 }
 
-template <class G>
-requires AlphaBetaGame<G> SearchResult<typename G::Move> ParallelSearch<G>::run(
+template <class G, class E>
+requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> ParallelSearch<G, E>::run(
     const G& root, const SearchLimits& limits, TimeBudget& budget,
     std::span<const Move> searchmoves, const InfoCallback<Move>* info) {
   tt_.new_search();
