@@ -5,7 +5,9 @@
 // and per-move statistics with an uncertainty measure for the deep search built on top.
 //
 // Required of G: Game (any number of players; returns() in [-1, 1], mapped to [0, 1]).
-// Optional static hooks in SearchTraits<G> (detected with `requires`):
+// The leaf comes from the evaluator V (evaluator.hpp): priors for a node's moves and the
+// value of a leaf, one evaluator per thread. The default, PlayoutEval<G>, reads these
+// optional static hooks in SearchTraits<G> (detected with `requires`):
 //   priors(const G&, std::span<const Move>, std::span<float> out)   PUCT priors (uniform when
 //                                      absent; normalised here, so any non-negative weights do)
 //   playout_move(const G&, Rng&) -> Move   the playout policy (default: a uniformly random
@@ -30,6 +32,7 @@
 #include "core/fixed_vector.hpp"
 #include "core/rng.hpp"
 #include "core/time_budget.hpp"
+#include "search/mcts/evaluator.hpp"
 
 namespace kibitz::search {
 
@@ -122,21 +125,27 @@ struct MctsResult {
   double value_closeness = 1.0;  // C above
 };
 
-template <class G>
-requires Game<G>
+template <class G, class V>
+concept MctsSetup = Game<G> && MctsEvaluator<V, G>;
+
+template <class G, class V = PlayoutEval<G>>
+requires MctsSetup<G, V>
 class Mcts {
  public:
   using Move = typename G::Move;
   using Result = MctsResult<Move>;
   using InfoCallback = std::function<void(const Result&)>;
 
-  explicit Mcts(const MctsOptions& options = {});
+  // Each thread's evaluator starts as a copy of `eval`.
+  explicit Mcts(const MctsOptions& options = {}, const V& eval = V());
   ~Mcts();
   Mcts(const Mcts&) = delete;
   Mcts& operator=(const Mcts&) = delete;
 
   // A search needs a position first: set_position() (or the constructor taking one).
-  Mcts(const G& state, const MctsOptions& options) : Mcts(options) { set_position(state); }
+  Mcts(const G& state, const MctsOptions& options, const V& eval = V()) : Mcts(options, eval) {
+    set_position(state);
+  }
   // Starts a new tree at `state` (statistics dropped).
   void set_position(const G& state);
   // Plays `m` at the root. When the root's child for m exists its subtree is kept (copied,
@@ -207,6 +216,7 @@ class Mcts {
   void blend_root_hint(std::span<const Move> moves, std::span<float> priors) const;
 
   MctsOptions options_;
+  V eval_;
   std::optional<G> root_;  // optional: G need not be default-constructible
   std::size_t capacity_ = 0;
   // Raw storage (Node is an aggregate, so an implicit-lifetime type, and every node is

@@ -64,9 +64,9 @@ inline double to_unit(double r) { return std::clamp(0.5 * (r + 1.0), 0.0, 1.0); 
 
 }  // namespace mcts_detail
 
-template <class G>
-requires Game<G>
-struct Mcts<G>::Worker {
+template <class G, class V>
+requires MctsSetup<G, V>
+struct Mcts<G, V>::Worker {
   static constexpr std::size_t kIndexSize = mcts_detail::move_index_size<G>();
 
   Rng rng;
@@ -78,8 +78,10 @@ struct Mcts<G>::Worker {
   std::uint32_t sim_id = 0;
   MoveList<G> moves;
   std::vector<float> priors;
+  V eval;
 
-  Worker() : stamp(kIndexSize, 0), first_by(kIndexSize, 0), priors(G::kMaxMoves, 0.0f) {
+  explicit Worker(const V& v)
+      : stamp(kIndexSize, 0), first_by(kIndexSize, 0), priors(G::kMaxMoves, 0.0f), eval(v) {
     // Enough for long games; they grow (rarely, then never again) if a game is longer.
     path.reserve(1024);
     seq.reserve(2048);
@@ -87,28 +89,29 @@ struct Mcts<G>::Worker {
   }
 };
 
-template <class G>
-requires Game<G> Mcts<G>::Mcts(const MctsOptions& options) : options_(options) {
+template <class G, class V>
+requires MctsSetup<G, V> Mcts<G, V>::Mcts(const MctsOptions& options, const V& eval)
+    : options_(options), eval_(eval) {
   static_assert(G::kMaxMoves <= 0xFFFF, "children counts are 16-bit");
   capacity_ = std::max<std::size_t>(options_.max_nodes, G::kMaxMoves + 1);
   nodes_ = allocate_arena();
   reset_tree();
 }
 
-template <class G>
-requires Game<G>
-typename Mcts<G>::NodeArena Mcts<G>::allocate_arena() const {
+template <class G, class V>
+requires MctsSetup<G, V>
+typename Mcts<G, V>::NodeArena Mcts<G, V>::allocate_arena() const {
   NodeArena a(static_cast<Node*>(std::malloc(capacity_ * sizeof(Node))));
   if (!a) throw std::bad_alloc();
   return a;
 }
 
-template <class G>
-requires Game<G> Mcts<G>::~Mcts() = default;
+template <class G, class V>
+requires MctsSetup<G, V> Mcts<G, V>::~Mcts() = default;
 
-template <class G>
-requires Game<G>
-void Mcts<G>::set_options(const MctsOptions& options) {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::set_options(const MctsOptions& options) {
   const std::size_t keep = options_.max_nodes;
   options_ = options;
   options_.max_nodes = keep;
@@ -116,9 +119,9 @@ void Mcts<G>::set_options(const MctsOptions& options) {
   options_.threads = std::max(options_.threads, 1);
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::reset_tree() {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::reset_tree() {
   Node& r = nodes_[kRoot];
   r = Node{};
   r.prior = 1.0f;
@@ -128,20 +131,20 @@ void Mcts<G>::reset_tree() {
   full_.store(false, std::memory_order_relaxed);
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::set_position(const G& state) {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::set_position(const G& state) {
   root_ = state;
   reset_tree();
 }
 
-template <class G>
-requires Game<G> std::uint64_t Mcts<G>::root_visits()
+template <class G, class V>
+requires MctsSetup<G, V> std::uint64_t Mcts<G, V>::root_visits()
 const { return mcts_detail::load(nodes_[kRoot].visits); }
 
-template <class G>
-requires Game<G>
-bool Mcts<G>::advance(Move m) {
+template <class G, class V>
+requires MctsSetup<G, V>
+bool Mcts<G, V>::advance(Move m) {
   const Node& r = nodes_[kRoot];
   std::uint32_t found = 0;
   if (r.state == kExpanded)
@@ -176,9 +179,9 @@ bool Mcts<G>::advance(Move m) {
   return true;
 }
 
-template <class G>
-requires Game<G>
-bool Mcts<G>::expand(std::uint32_t node, const G& state, Worker& w) {
+template <class G, class V>
+requires MctsSetup<G, V>
+bool Mcts<G, V>::expand(std::uint32_t node, const G& state, Worker& w) {
   state.legal_moves(w.moves);
   const std::size_t count = w.moves.size();
   if (count == 0) return false;
@@ -193,11 +196,8 @@ bool Mcts<G>::expand(std::uint32_t node, const G& state, Worker& w) {
   float* pr = w.priors.data();
   const float uniform = 1.0f / static_cast<float>(count);
   std::fill(pr, pr + count, uniform);
-  if constexpr (requires {
-                  SearchTraits<G>::priors(state, std::span<const Move>{}, std::span<float>{});
-                }) {
-    SearchTraits<G>::priors(state, std::span<const Move>(w.moves.data(), count),
-                            std::span<float>(pr, count));
+  if constexpr (requires { w.eval.priors(state, std::span<const Move>{}, std::span<float>{}); }) {
+    w.eval.priors(state, std::span<const Move>(w.moves.data(), count), std::span<float>(pr, count));
     float sum = 0.0f;
     for (std::size_t i = 0; i < count; ++i) sum += std::max(pr[i], 0.0f);
     if (sum > 0.0f && std::isfinite(sum)) {
@@ -223,8 +223,8 @@ bool Mcts<G>::expand(std::uint32_t node, const G& state, Worker& w) {
   return true;
 }
 
-template <class G>
-requires Game<G> std::uint32_t Mcts<G>::select(const Node& parent, Worker&)
+template <class G, class V>
+requires MctsSetup<G, V> std::uint32_t Mcts<G, V>::select(const Node& parent, Worker&)
 const {
   using mcts_detail::load;
   const std::uint32_t first = parent.first_child;
@@ -241,7 +241,7 @@ const {
   const double fpu = std::max(0.0, parent_q - options_.fpu_reduction);
   const double sqrt_n = std::sqrt(std::max(sum_n, 1.0));
   const double log_n = std::log(std::max(sum_n, 1.0));
-  const bool rave = options_.rave && Worker::kIndexSize > 0;
+  const bool rave = options_.rave && Worker::kIndexSize > 0 && V::kPlayout;
   const double k = options_.rave_k;
 
   std::uint32_t best = first;
@@ -271,9 +271,9 @@ const {
   return best;
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::simulate(Worker& w) {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::simulate(Worker& w) {
   using mcts_detail::load;
   const bool shared = options_.threads > 1;
   auto add_u32 = [shared](std::uint32_t& x, std::uint32_t v) {
@@ -322,26 +322,12 @@ void Mcts<G>::simulate(Worker& w) {
     node = child;
   }
 
-  // Playout to the end of the game.
-  while (!s.is_terminal()) {
-    const auto player = static_cast<std::uint8_t>(s.current_player());
-    Move m;
-    if constexpr (requires(Rng & r) {
-                    { SearchTraits<G>::playout_move(s, r) } -> std::convertible_to<Move>;
-                  }) {
-      m = SearchTraits<G>::playout_move(s, w.rng);
-    } else {
-      s.legal_moves(w.moves);
-      if (w.moves.empty()) break;
-      m = w.moves[w.rng.below(w.moves.size())];
-    }
-    w.seq.push_back(m);
-    w.seq_player.push_back(player);
-    s.apply(m);
-  }
+  // The leaf's value: the game's result where it is over, else the evaluator's (a playout
+  // to the end of the game by default).
+  PlayoutLog<G> log{&w.seq, &w.seq_player};
+  const Returns<G> r = s.is_terminal() ? s.returns() : w.eval.value(s, w.rng, log);
 
   // Backup: each node's value is for the player who played its move.
-  const Returns<G> r = s.returns();
   std::array<double, G::kMaxPlayers> value;
   for (int p = 0; p < G::kMaxPlayers; ++p) value[p] = mcts_detail::to_unit(r[p]);
   add_u32(nodes_[kRoot].visits, 1);
@@ -355,7 +341,7 @@ void Mcts<G>::simulate(Worker& w) {
   // AMAF: walking the simulation backwards, first_by[m] is the player who first played m at
   // or after the current ply; at each tree node, the children whose move its player played
   // first from there on share the result.
-  if constexpr (Worker::kIndexSize > 0) {
+  if constexpr (Worker::kIndexSize > 0 && V::kPlayout) {
     if (!options_.rave) return;
     if (++w.sim_id == 0) {
       std::fill(w.stamp.begin(), w.stamp.end(), 0u);
@@ -382,17 +368,17 @@ void Mcts<G>::simulate(Worker& w) {
   }
 }
 
-template <class G>
-requires Game<G>
-bool Mcts<G>::limit_reached(std::uint64_t ticket) const {
+template <class G, class V>
+requires MctsSetup<G, V>
+bool Mcts<G, V>::limit_reached(std::uint64_t ticket) const {
   if (options_.max_playouts > 0 && ticket >= options_.max_playouts) return true;
   if (options_.max_visits > 0 && start_visits_ + ticket >= options_.max_visits) return true;
   return false;
 }
 
-template <class G>
-requires Game<G>
-bool Mcts<G>::should_stop(const TimeBudget& budget) const {
+template <class G, class V>
+requires MctsSetup<G, V>
+bool Mcts<G, V>::should_stop(const TimeBudget& budget) const {
   using mcts_detail::load;
   if (budget.stopped()) return true;
   const bool past_soft = budget.elapsed_ms() >= budget.soft_ms();
@@ -433,9 +419,9 @@ bool Mcts<G>::should_stop(const TimeBudget& budget) const {
   return left >= 0 && v1 - v2 > left;
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCallback* info) {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCallback* info) {
   const std::uint64_t mask = options_.check_every - 1;
   const std::int64_t interval = options_.info_interval_ms;
   std::int64_t last_info = -interval;  // the first check reports at once
@@ -464,23 +450,23 @@ void Mcts<G>::run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCal
   stop_.store(true, std::memory_order_relaxed);  // the others stop at their next playout
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::ensure_workers() {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::ensure_workers() {
   while (workers_.size() < static_cast<std::size_t>(options_.threads))
-    workers_.push_back(std::make_unique<Worker>());
+    workers_.push_back(std::make_unique<Worker>(eval_));
 }
 
-template <class G>
-requires Game<G>
-typename Mcts<G>::Result Mcts<G>::search() {
+template <class G, class V>
+requires MctsSetup<G, V>
+typename Mcts<G, V>::Result Mcts<G, V>::search() {
   TimeBudget budget;
   return search(budget);
 }
 
-template <class G>
-requires Game<G>
-typename Mcts<G>::Result Mcts<G>::search(TimeBudget& budget, const InfoCallback* info) {
+template <class G, class V>
+requires MctsSetup<G, V>
+typename Mcts<G, V>::Result Mcts<G, V>::search(TimeBudget& budget, const InfoCallback* info) {
   set_options(options_);  // normalises check_every and threads
   stop_.store(false, std::memory_order_relaxed);
   tickets_.store(0, std::memory_order_relaxed);
@@ -514,12 +500,12 @@ typename Mcts<G>::Result Mcts<G>::search(TimeBudget& budget, const InfoCallback*
   return res;
 }
 
-template <class G>
-requires Game<G>
-typename Mcts<G>::Result Mcts<G>::result() const { return node_result(kRoot); }
+template <class G, class V>
+requires MctsSetup<G, V>
+typename Mcts<G, V>::Result Mcts<G, V>::result() const { return node_result(kRoot); }
 
-template <class G>
-requires Game<G> std::uint32_t Mcts<G>::child_of(std::uint32_t node, Move m)
+template <class G, class V>
+requires MctsSetup<G, V> std::uint32_t Mcts<G, V>::child_of(std::uint32_t node, Move m)
 const {
   const Node& n = nodes_[node];
   if (std::atomic_ref<std::uint8_t>(const_cast<std::uint8_t&>(n.state))
@@ -530,9 +516,9 @@ const {
   return kNoNode;
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::set_root_prior_hint(std::vector<std::pair<Move, float>> hint, double weight) {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::set_root_prior_hint(std::vector<std::pair<Move, float>> hint, double weight) {
   root_hint_ = std::move(hint);
   root_hint_weight_ = std::clamp(weight, 0.0, 1.0);
   Node& r = nodes_[kRoot];
@@ -546,9 +532,9 @@ void Mcts<G>::set_root_prior_hint(std::vector<std::pair<Move, float>> hint, doub
   for (std::uint32_t i = 0; i < r.num_children; ++i) nodes_[r.first_child + i].prior = pr[i];
 }
 
-template <class G>
-requires Game<G>
-void Mcts<G>::blend_root_hint(std::span<const Move> moves, std::span<float> pr) const {
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::blend_root_hint(std::span<const Move> moves, std::span<float> pr) const {
   if (root_hint_.empty() || root_hint_weight_ <= 0.0) return;
   // The hint is renormalised over the legal moves (moves it names that are not legal here
   // are dropped); with no mass left on legal moves the priors stay as they are.
@@ -565,9 +551,9 @@ void Mcts<G>::blend_root_hint(std::span<const Move> moves, std::span<float> pr) 
   for (std::size_t i = 0; i < moves.size(); ++i) pr[i] = (1.0f - a) * pr[i] + a * h[i] / total;
 }
 
-template <class G>
-requires Game<G>
-typename Mcts<G>::Result Mcts<G>::node_result(std::uint32_t node) const {
+template <class G, class V>
+requires MctsSetup<G, V>
+typename Mcts<G, V>::Result Mcts<G, V>::node_result(std::uint32_t node) const {
   using mcts_detail::load;
   Result res;
   const Node& root = nodes_[node];
