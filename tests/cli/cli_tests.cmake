@@ -20,7 +20,7 @@ kibitz_cli_test(perft_startpos ARGS perft --depth 4 MATCH "Nodes searched: 19728
 kibitz_cli_test(perft_divide ARGS perft --depth 2 --divide
   --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
   MATCH "e1g1: 43\n.*Nodes searched: 2039\n")
-kibitz_cli_test(demo ARGS demo --perft-depth 3 --seed 3 MATCH "depth 3: +8902 nodes.*\\[Result \"")
+kibitz_cli_test(demo ARGS demo --perft-depth 3 --seed 3 MATCH "depth 3: +8902 nodes.*mate in 3.*move i8 \\(vcf\\).*Go \\(9x9.*points N .*22 orders")
 # Errors: one line, non-zero exit.
 kibitz_cli_test(unknown_command ARGS frobnicate
   MATCH "^kibitz: error: unknown command 'frobnicate' \\(see 'kibitz --help' for the list\\)\n$")
