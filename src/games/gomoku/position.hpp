@@ -278,7 +278,11 @@ class Position {
   void refresh_point(int sq, int colours = 3, Undo* log = nullptr);  // colours: bit 0 black,
                                                                      // bit 1 white
   void unmake_logged(int sq, const Undo& u);
-  bool forbidden_for(int sq, Color c) const;
+  // Inline: the scans of the board ask it for every point, and all but a few are unflagged.
+  bool forbidden_for(int sq, Color c) const {
+    return (summary_[c][sq] & kFlagged) && flagged_forbidden(sq, c);
+  }
+  bool flagged_forbidden(int sq, Color c) const;  // renju.cpp: the flag's full check
   bool renju_forbidden(Board& b, int sq, int depth) const;
   std::uint16_t summary_on(const Board& b, int sq, Color c) const;
   int capture_on(Board& b, int sq, Color c) const;  // plays c at sq on b, returns stones taken

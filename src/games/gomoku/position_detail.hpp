@@ -1,0 +1,167 @@
+#pragma once
+// What the files of gomoku::Position share (position.cpp: the board, make / unmake and the
+// incremental pattern state; threats.cpp, renju.cpp, capture.cpp, evaluation.cpp, text.cpp):
+// the Zobrist keys, the evaluation's constants, the point-summary tables. Not for other code.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "core/zobrist.hpp"
+#include "games/gomoku/eval_weights.hpp"
+#include "games/gomoku/patterns.hpp"
+#include "games/gomoku/position.hpp"
+
+namespace kibitz::gomoku::detail {
+
+// Zobrist keys: stones, side to move, capture counts per colour, a pending five per colour.
+inline constexpr int kZSide = 2 * kSquares;
+inline constexpr int kZCaptures = kZSide + 1;
+inline constexpr int kZCaptureSlots = 64;
+inline constexpr int kZPending = kZCaptures + 2 * kZCaptureSlots;
+inline constexpr ZobristTable<kZPending + 2> kZobrist(0x676F6D6F6B75ull);
+
+inline std::uint64_t stone_key(int c, int sq) { return kZobrist[c * kSquares + sq]; }
+inline std::uint64_t capture_key(int c, int n) {
+  return n == 0 ? 0 : kZobrist[kZCaptures + c * kZCaptureSlots + std::min(n, kZCaptureSlots - 1)];
+}
+inline std::uint64_t pending_key(int c) { return kZobrist[kZPending + c]; }
+
+// The eight capture directions.
+inline constexpr std::array<int, 8> kEightWays = {
+    1, -1, kStride, -kStride, kStride + 1, -kStride - 1, kStride - 1, -kStride + 1};
+
+// Evaluation: the weights (eval_weights.hpp) value each empty point for each colour: what it
+// makes on each line (a point completing a five marks a four on the board, one making an open
+// four marks an open three, ...) plus a term for the combination over the four lines. The
+// terms below are the capture variant's own and the thresholds that keep ordinary values far
+// below the search's mate range.
+inline constexpr int kCapturePairValue = 40;  // a pair one could capture now
+inline constexpr std::array<int, 10> kCapturedValue = {0,   0,   120,  120, 300, 300,
+                                                       650, 650, 1400, 1400};  // by stones taken
+inline constexpr int kEvalCap = 9000;    // ordinary evaluations stay within this
+inline constexpr int kWinNow = 15000;    // the side to move completes a five
+inline constexpr int kLossNext = 14000;  // the opponent has two fives to complete
+inline constexpr int kWinSoon = 13000;   // an open four to make, no five to answer
+inline constexpr int kDecided = 16000;   // a finished game
+inline constexpr int kRenjuDepth = 4;    // recursion limit of the real-three check
+
+inline constexpr int summary_threat(std::uint16_t s) { return s & 0x0f; }
+inline constexpr int summary_captures(std::uint16_t s) { return (s >> 4) & 0x0f; }
+
+// The summary of a point for one colour from its four line entries, by table: each entry
+// contributes packed counters and its pattern's value (detail::EvalTables::entry_info, see
+// eval_weights.cpp); the four are added, the counters saturated into an index, and a table
+// built at compile time gives Threat and flag.
+
+// Saturated counters -> index: fives (0-1), overlines (0-1), fours (0-2), straight fours
+// (0-1), free threes (0-2), threes (0-1), flex twos (0-2), twos (0-1), captures (0-1).
+inline constexpr int kComboSize = 2 * 2 * 3 * 2 * 3 * 2 * 3 * 2 * 2;
+enum ComboMode { kPlain = 0, kRenjuBlack = 1, kCaptureRule = 2 };
+
+inline constexpr std::array<std::array<std::uint16_t, kComboSize>, 3> kCombo = [] {
+  std::array<std::array<std::uint16_t, kComboSize>, 3> t{};
+  for (int mode = 0; mode < 3; ++mode)
+    for (int i = 0; i < kComboSize; ++i) {
+      int r = i;
+      const int fives = r % 2;
+      r /= 2;
+      const int overlines = r % 2;
+      r /= 2;
+      const int fours = r % 3;
+      r /= 3;
+      const int straight = r % 2;
+      r /= 2;
+      const int flex3 = r % 3;
+      r /= 3;
+      const int three = r % 2;
+      r /= 2;
+      const int flex2 = r % 3;
+      r /= 3;
+      const int two = r % 2;
+      r /= 2;
+      const int caps = r % 2;
+      Threat th = Threat::kNone;
+      if (fives)
+        th = Threat::kFive;
+      else if (straight || fours >= 2)
+        th = Threat::kFlexFour;
+      else if (fours)
+        th = flex3 ? Threat::kFourThree : Threat::kFour;
+      else if (flex3 >= 2)
+        th = Threat::kThreeThree;
+      else if (flex3)
+        th = Threat::kFlexThree;
+      else if (three)
+        th = Threat::kThree;
+      else if (flex2 >= 2)
+        th = Threat::kTwoTwo;
+      else if (flex2 || two)
+        th = Threat::kTwo;
+      bool flagged = false;
+      if (!fives && mode == kRenjuBlack) flagged = overlines || fours >= 2 || flex3 >= 2;
+      if (!fives && mode == kCaptureRule) flagged = flex3 >= 2 && !caps;
+      t[mode][i] = static_cast<std::uint16_t>(static_cast<int>(th) | (flagged ? 0x100 : 0));
+    }
+  return t;
+}();
+
+// The shape (eval_weights.hpp: kShapes, the last for none) of each kCombo index.
+inline constexpr std::array<std::uint8_t, kComboSize> kShapeOfCombo = [] {
+  std::array<std::uint8_t, kComboSize> t{};
+  for (int i = 0; i < kComboSize; ++i) {
+    const int fives = i % 2, overlines = i / 2 % 2, fours = i / 4 % 3, straight = i / 12 % 2,
+              flex3 = i / 24 % 3, three = i / 72 % 2, flex2 = i / 144 % 3, two = i / 432 % 2;
+    t[i] = fives || overlines || straight || fours >= 2
+               ? static_cast<std::uint8_t>(kShapes)
+               : static_cast<std::uint8_t>(shape_index(fours, flex3, three, flex2, two));
+  }
+  return t;
+}();
+
+// The saturated counters of a summed entry_info as a kCombo index, in two lookups: bits 0-12
+// (fives, overlines, fours, straight fours) give the index's low part, bits 13-24 (free
+// threes, threes, flex twos, twos) its middle part in units of 24; the captures bit adds 864.
+inline constexpr std::array<std::uint8_t, 1 << 13> kIndexLow = [] {
+  std::array<std::uint8_t, 1 << 13> t{};
+  for (std::uint32_t b = 0; b < t.size(); ++b)
+    t[b] = static_cast<std::uint8_t>(std::min(b & 7, 1u) + 2 * std::min((b >> 3) & 7, 1u) +
+                                     4 * std::min((b >> 6) & 15, 2u) +
+                                     12 * std::min((b >> 10) & 7, 1u));
+  return t;
+}();
+inline constexpr std::array<std::uint8_t, 1 << 12> kIndexMiddle = [] {
+  std::array<std::uint8_t, 1 << 12> t{};
+  for (std::uint32_t b = 0; b < t.size(); ++b)
+    t[b] =
+        static_cast<std::uint8_t>(std::min(b & 7, 2u) + 3 * std::min((b >> 3) & 7, 1u) +
+                                  6 * std::min((b >> 6) & 7, 2u) + 18 * std::min((b >> 9) & 7, 1u));
+  return t;
+}();
+
+// The summary (Threat | captures << 4 | flag) from the sum of a point's four entry_info;
+// `value` gets the summed pattern values, `shape` (when asked) the point's shape.
+inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value, int* shape = nullptr) {
+  const auto lo = static_cast<std::uint32_t>(sum);
+  const std::uint32_t caps = (lo >> 25) & 15;
+  const std::uint32_t index =
+      kIndexLow[lo & 0x1fff] + 24u * kIndexMiddle[(lo >> 13) & 0xfff] + (caps ? 864u : 0u);
+  value = static_cast<int>(sum >> 32);
+  if (shape) *shape = kShapeOfCombo[index];
+  return static_cast<std::uint16_t>(kCombo[mode][index] | (caps << 4));
+}
+
+// A run of five or more stones of c on one of the four lines through sq (capture variant).
+inline bool has_five_through(const std::array<std::uint8_t, kSquares>& b, int sq, Color c) {
+  for (const int step : kDirections) {
+    int s = sq;
+    while (b[s - step] != kWall) s -= step;
+    int run = 0;
+    for (; b[s] != kWall; s += step) {
+      run = b[s] == c ? run + 1 : 0;
+      if (run >= 5) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace kibitz::gomoku::detail
