@@ -9,6 +9,7 @@
 #include "core/time_budget.hpp"
 #include "games/hearts/search_traits.hpp"
 #include "search/imperfect/world_search_impl.hpp"
+#include "search/imperfect/worlds.hpp"
 
 namespace kibitz::search {
 template class EndgameSolver<hearts::State>;
@@ -120,6 +121,8 @@ double SearchPlayer::model_log_likelihood(const Observation& o, const Deal& deal
   return ll;
 }
 
+static_assert(search::Belief<Belief, Deal>);  // games/hearts/belief.hpp
+
 std::vector<Deal> SearchPlayer::worlds_for(const Observation& o, const Belief& b, Rng& rng,
                                            const TimeBudget& budget) {
   const State& pub = o.public_state();
@@ -128,26 +131,10 @@ std::vector<Deal> SearchPlayer::worlds_for(const Observation& o, const Belief& b
   if (cfg_.model_epsilon < 1.0 && pub.num_plays() > 0) {
     // Draw uniformly among the consistent deals, weigh each by the opponent model and keep
     // K by systematic resampling (a deal may be kept several times).
-    const int draws = cfg_.worlds * std::max(1, cfg_.model_draws);
-    std::vector<Deal> pool;
-    std::vector<double> ll;
-    while (static_cast<int>(pool.size()) < draws && !budget.poll(pool.size(), 16)) {
-      pool.push_back(b.sample(rng));
-      ll.push_back(model_log_likelihood(o, pool.back()));
-    }
-    if (pool.empty()) return out;
-    const double top = *std::max_element(ll.begin(), ll.end());
-    std::vector<double> cum(pool.size());
-    double total = 0.0;
-    for (std::size_t i = 0; i < pool.size(); ++i) cum[i] = total += std::exp(ll[i] - top);
-    const double step = total / cfg_.worlds;
-    double at = rng.uniform01() * step;
-    std::size_t j = 0;
-    for (int k = 0; k < cfg_.worlds; ++k, at += step) {
-      while (j + 1 < pool.size() && cum[j] < at) ++j;
-      out.push_back(pool[j]);
-    }
-    return out;
+    return search::weighted_worlds<Deal>(
+        b, cfg_.worlds, cfg_.worlds * std::max(1, cfg_.model_draws), rng,
+        [&](const Deal& d) { return model_log_likelihood(o, d); },
+        [&](std::size_t drawn) { return budget.poll(drawn, 16); });
   }
   // Reuse: the same seat, later in the same hand (our hand then minus our plays since).
   if (m.cache_seat == o.seat() && m.cache_plays <= pub.num_plays()) {
@@ -155,19 +142,23 @@ std::vector<Deal> SearchPlayer::worlds_for(const Observation& o, const Belief& b
     for (int i = m.cache_plays; i < pub.num_plays(); ++i)
       if (pub.play_seat(i) == o.seat()) mine_then.add(pub.play(i));
     if (mine_then == m.cache_hand) {
-      for (Deal d : m.cache) {
-        bool ok = true;
-        for (int i = m.cache_plays; i < pub.num_plays() && ok; ++i) {
-          const int q = pub.play_seat(i);
-          ok = d[q].contains(pub.play(i));
-          d[q].remove(pub.play(i));
-        }
-        for (int p = 0; p < kNumPlayers && ok; ++p)
-          ok = p == o.seat() ||
-               ((d[p] & o.excluded(p)).empty() && (d[p] & o.known(p)) == o.known(p));
-        if (ok) out.push_back(d);
-        if (static_cast<int>(out.size()) == cfg_.worlds) break;
-      }
+      // A world stays when every card played since was in its player's hand there, and the
+      // hands still fit what each seat is known to hold or lack.
+      search::reuse_worlds(
+          m.cache, cfg_.worlds,
+          [&](Deal& d) {
+            bool ok = true;
+            for (int i = m.cache_plays; i < pub.num_plays() && ok; ++i) {
+              const int q = pub.play_seat(i);
+              ok = d[q].contains(pub.play(i));
+              d[q].remove(pub.play(i));
+            }
+            for (int p = 0; p < kNumPlayers && ok; ++p)
+              ok = p == o.seat() ||
+                   ((d[p] & o.excluded(p)).empty() && (d[p] & o.known(p)) == o.known(p));
+            return ok;
+          },
+          out);
     }
   }
   // Sampling takes microseconds a world; a huge K still stops at the budget.
@@ -236,42 +227,25 @@ CardSet SearchPlayer::choose_pass(const Observation& o) {
   // Successive halving: every candidate on the first worlds, then a quarter of them on four
   // times as many, until a few remain on all of them.
   int done = 0;
-  int upto = std::max(1, total / 64);
-  bool out_of_time = false;
-  while (!out_of_time) {
-    while (static_cast<int>(deals.size()) < upto && !budget.poll(deals.size(), 16)) {
-      deals.push_back(belief.sample(rng));
-      seeds.push_back(rng.next());
-    }
-    if (static_cast<int>(deals.size()) < upto) {
-      out_of_time = true;
-      upto = static_cast<int>(deals.size());
-    }
-    for (std::size_t i = 0; i < cands.size() && !out_of_time; ++i) {
-      Cand& cand = cands[i];
-      for (int w = cand.n; w < upto; ++w) {
-        if (budget.poll(static_cast<std::uint64_t>(++done), 32)) {
-          out_of_time = true;
-          break;
-        }
+  const bool out_of_time = !search::successive_halving(
+      cands,
+      search::HalvingSchedule{.total = total, .first = std::max(1, total / 64), .keep_at_least = 2},
+      [&](int) {
+        if (budget.poll(deals.size(), 16)) return false;
+        deals.push_back(belief.sample(rng));
+        seeds.push_back(rng.next());
+        return true;
+      },
+      [&](Cand& cand, int w) {
+        if (budget.poll(static_cast<std::uint64_t>(++done), 32)) return false;
         for (int v = 0; v < nv; ++v) cand.sum[v] += play_out(cand, w, v);
         ++cand.n;
-      }
-    }
-    if (out_of_time) break;
-    std::stable_sort(cands.begin(), cands.end(),
-                     [](const Cand& x, const Cand& y) { return x.value() > y.value(); });
-    if (upto >= total) break;
-    cands.resize(std::max<std::size_t>(2, cands.size() / 4));
-    upto = std::min(total, upto * 4);
-  }
+        return true;
+      },
+      [](const Cand& c) { return c.n; }, [](const Cand& c) { return c.value(); });
   if (out_of_time) {
     // A round cut short: the means so far (over unequal world counts), unvalued ones last;
     // with none valued, the rule bot's pass.
-    std::stable_sort(cands.begin(), cands.end(), [](const Cand& x, const Cand& y) {
-      if ((x.n > 0) != (y.n > 0)) return x.n > 0;
-      return x.value() > y.value();
-    });
     if (sink_)
       sink_(nlohmann::json{{"event", "budget_exceeded"},
                            {"trick_idx", -1},
