@@ -111,10 +111,17 @@ concept ImperfectInfo = Game<G> && requires(const G& s, int player, Rng& rng) {
 };
 
 // Simultaneous moves: every player picks an action, then all are resolved together
-// (current_player() returns kSimultaneousPlayer while actions are due).
+// (current_player() returns kSimultaneousPlayer while actions are due). Slim: nothing of the
+// sequential Game (no legal_moves, no apply) is asked of it; a game may be both.
 template <class G>
-concept Simultaneous = Game<G> && requires(const G& cs, G& s, int player, MoveList<G>& buf,
-                                           std::span<const typename G::Move> joint) {
+concept Simultaneous = std::is_trivially_copyable_v<typename G::Move> &&
+    requires(const G& cs, G& s, int player, MoveList<G>& buf,
+             std::span<const typename G::Move> joint) {
+  { G::kMaxPlayers } -> std::convertible_to<int>;
+  { cs.current_player() } -> std::convertible_to<int>;
+  { cs.is_terminal() } -> std::same_as<bool>;
+  { cs.returns() } -> std::same_as<Returns<G>>;
+  { cs.hash() } -> std::same_as<std::uint64_t>;
   { cs.legal_actions(player, buf) } -> std::convertible_to<std::size_t>;
   { s.apply_joint(joint) } -> std::same_as<void>;
 };

@@ -4,55 +4,10 @@
 #include <cmath>
 
 #include "games/diplomacy/game.hpp"
+#include "games/diplomacy/phase_game.hpp"
 #include "search/regret/regret_matching.hpp"
 
 namespace kibitz::diplomacy {
-
-// The sampled joint action of the RM+ iterations as a Simultaneous game: each power's actions
-// are the indices of its candidate sets; apply_joint resolves the chosen sets' orders.
-struct RmJoint {
-  using Move = std::uint16_t;
-  static constexpr std::size_t kMaxMoves = 256;
-  static constexpr int kMaxPlayers = static_cast<int>(kMaxPowers);
-
-  RmSearch* search = nullptr;
-  const State* root = nullptr;
-  State after;
-  std::array<Move, kMaxPowers> chosen{};
-  bool done = false;
-
-  int current_player() const { return done ? kTerminalPlayer : kSimultaneousPlayer; }
-  bool is_terminal() const { return done; }
-  Returns<RmJoint> returns() const { return {}; }
-  std::size_t legal_actions(int player, MoveList<RmJoint>& buf) const {
-    const auto& sets = search->sets_[player];
-    for (std::size_t k = 0; k < sets.size() && k < kMaxMoves; ++k)
-      buf.push_back(static_cast<Move>(k));
-    return buf.size();
-  }
-  std::size_t legal_moves(MoveList<RmJoint>&) const { return 0; }
-  void apply(Move) {}
-  void apply_joint(std::span<const Move> joint) {
-    auto& given = search->given_;
-    given.clear();
-    for (std::size_t w = 0; w < joint.size(); ++w) {
-      const auto& sets = search->sets_[w];
-      if (sets.empty()) continue;
-      chosen[w] = joint[w];
-      const auto& set = sets[joint[w]];
-      given.insert(given.end(), set.begin(), set.end());
-    }
-    after = search->resolver_.resolve(*root, given);
-    ++search->resolved_;
-    done = true;
-  }
-  std::uint64_t hash() const {
-    std::uint64_t h = 0;
-    for (Move m : chosen) h = h * 1000003u + m;
-    return h;
-  }
-};
-static_assert(Simultaneous<RmJoint>);
 
 RmSearch::RmSearch(const Map& map)
     : map_(map), candidates_(map), greedy_(map), evaluator_(map), resolver_(map) {}
@@ -140,20 +95,19 @@ RmResult RmSearch::search(PowerId power, const State& s, const RmConfig& cfg,
   std::vector<double> value_sum(nc, 0.0);
   std::vector<int> value_count(nc, 0);
   Rng sim_rng(cfg.seed + 1);
-  const auto eval = [&](const RmJoint& g, int p, bool counterfactual) {
+  const auto eval = [&](const PhaseGame& g, int p, bool counterfactual) {
     const State& end =
-        simulate(g.after, counterfactual ? cfg.cf_lookahead : cfg.lookahead, sim_rng);
-    const double v =
-        evaluator_.blended(end, static_cast<PowerId>(p), value, cfg.value_blend) -
-        evaluator_.cooperation_penalty(s, static_cast<PowerId>(p), sets_[p][g.chosen[p]]);
-    value_sum[g.chosen[p]] += v;
-    ++value_count[g.chosen[p]];
+        simulate(g.after(), counterfactual ? cfg.cf_lookahead : cfg.lookahead, sim_rng);
+    const auto k = g.chosen(p);
+    const double v = evaluator_.blended(end, static_cast<PowerId>(p), value, cfg.value_blend) -
+                     evaluator_.cooperation_penalty(s, static_cast<PowerId>(p), sets_[p][k]);
+    value_sum[k] += v;
+    ++value_count[k];
     return v;
   };
-  RmJoint root;
-  root.search = this;
-  root.root = &s;
-  search::RegretMatching rm(root, map_.num_powers(), rc, eval);
+  // The sampled joint action of each iteration is one phase game over the candidates.
+  const PhaseContext ctx{&map_, &s, &sets_, &resolver_, &given_, &resolved_};
+  search::RegretMatching rm(PhaseGame(ctx), map_.num_powers(), rc, eval);
   if (neural && cfg.policy_init) {
     // The policy's preference as starting regrets: softmax of the set scores x the count.
     std::vector<double> scores(nc);

@@ -66,7 +66,6 @@ class RmSearch {
                   const PolicyHook* policy = nullptr, const ValueHook* value = nullptr);
 
  private:
-  friend struct RmJoint;
   // Plays `movements` movement phases from s (with the retreats and adjustments between)
   // with every power on the greedy heuristic; returns the state reached.
   const State& simulate(const State& s, int movements, Rng& rng);

@@ -30,8 +30,6 @@ struct MatrixGame {
     for (int k = 0; k < n; ++k) buf.push_back(static_cast<Move>(k));
     return buf.size();
   }
-  std::size_t legal_moves(MoveList<MatrixGame>& buf) const { return legal_actions(0, buf); }
-  void apply(Move) {}
   void apply_joint(std::span<const Move> joint) {
     a = joint[0];
     b = joint[1];
