@@ -34,6 +34,7 @@ class GameState : public AnyState {
     return out;
   }
   std::uint64_t hash() const override { return pos_.hash(); }
+  const G& position() const { return pos_; }
 
  protected:
   G pos_;

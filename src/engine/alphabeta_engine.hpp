@@ -54,7 +54,8 @@ class AlphaBetaEngine {
   // answer (after stop in infinite / ponder mode). A running search is stopped first.
   void go(const G& root, const GoParams& params, std::vector<Move> searchmoves,
           InfoCallback on_info, DoneCallback on_done);
-  void stop();       // any thread
+  void stop();                                    // any thread
+  void stop_search() { budget_.request_stop(); }  // any thread: ends a synchronous search()
   void ponderhit();  // any thread: the pondered move was played, the clock now runs
   void wait();       // until the running search (if any) has reported
   bool searching() const;

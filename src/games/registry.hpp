@@ -12,6 +12,7 @@
 
 #include "api/any_state.hpp"
 #include "core/error.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/bench.hpp"
 #include "match/arena.hpp"
 
@@ -47,6 +48,8 @@ struct GameEntry {
   // The referee of `kibitz match` for these settings (they have passed match_settings).
   // Empty: the generic referee over new_state (match/state_arena.hpp).
   std::function<Result<std::unique_ptr<match::GameKind>>(const match::GameSettings&)> arena;
+  // A new engine of the game behind the one contract (engine/any_engine.hpp); empty: none.
+  std::function<std::unique_ptr<engine::AnyEngine>()> engine;
   // `kibitz bench --game NAME`: prints the report and returns the exit status; empty: none.
   std::function<int(const engine::BenchRequest&)> bench;
   // The game's own subcommands (`kibitz uci`, `kibitz gomoku`), added to the program's.

@@ -36,9 +36,7 @@ class GoState final : public GameState<GoState, Position> {
   std::vector<Move> moves_;
 };
 
-}  // namespace
-
-Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+Result<std::unique_ptr<GoState>> parse_state(std::string_view text) {
   const auto tokens = split_blanks(text);
   Rules rules;
   std::size_t i = 0;
@@ -65,7 +63,21 @@ Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
   for (std::size_t first = i; i < tokens.size(); ++i)
     if (auto r = state->apply(tokens[i]); !r)
       return with_context(r.error(), fmt::format("go position, move {}", i - first + 1));
-  return std::unique_ptr<AnyState>(std::move(state));
+  return state;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+  auto s = parse_state(text);
+  if (!s) return tl::unexpected(s.error());
+  return std::unique_ptr<AnyState>(std::move(*s));
+}
+
+Result<Position> parse_position_text(std::string_view text) {
+  auto s = parse_state(text);
+  if (!s) return tl::unexpected(s.error());
+  return (*s)->position();
 }
 
 }  // namespace kibitz::go

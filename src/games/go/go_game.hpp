@@ -4,10 +4,13 @@
 // GTP vertices or "pass", e.g. "9 komi 6.5 e5 c3 pass". Tromp-Taylor area scoring, positional
 // superko, suicide illegal (go::Rules defaults).
 #include "api/any_state.hpp"
+#include "games/go/board.hpp"
 
 namespace kibitz::go {
 
 // The position text's starting position (the registry entry's StateFactory).
 Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
+// The same position text as the game's own Position (the engines read it so).
+Result<Position> parse_position_text(std::string_view text);
 
 }  // namespace kibitz::go

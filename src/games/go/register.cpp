@@ -17,6 +17,7 @@ GameEntry registry_entry() {
   e.new_state = new_any_state;
   e.match_settings = kBoardSizeSetting | kRuleSetting | kKomiSetting;
   e.arena = match::make_go_kind;
+  e.engine = engine::make_go_any_engine;
   e.bench = cli::bench_go;
   e.commands = [](CLI::App& app) {
     return std::vector<Command>{{"gtp", cli::add_gtp(app)}, {"go", cli::add_go(app)}};

@@ -48,9 +48,7 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+Result<std::unique_ptr<GomokuState>> parse_state(std::string_view text) {
   std::vector<std::string_view> tokens;
   for (std::size_t i = 0; i < text.size();) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n')) ++i;
@@ -86,7 +84,21 @@ Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
     if (auto r = state->apply(tokens[i]); !r)
       return with_context(r.error(), fmt::format("gomoku position, move {}", i - first_move + 1));
   }
-  return std::unique_ptr<AnyState>(std::move(state));
+  return state;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+  auto s = parse_state(text);
+  if (!s) return tl::unexpected(s.error());
+  return std::unique_ptr<AnyState>(std::move(*s));
+}
+
+Result<Position> parse_position_text(std::string_view text) {
+  auto s = parse_state(text);
+  if (!s) return tl::unexpected(s.error());
+  return (*s)->position();
 }
 
 }  // namespace kibitz::gomoku

@@ -1,0 +1,167 @@
+#pragma once
+// The one engine contract: what a protocol, a match seat, the bench or a Python script asks of
+// any game's engine, with positions and moves in the game's own text (the registry's
+// position text and move notation). EngineRunner<A> is the one place that owns the thinking
+// thread: a game gives it an adapter (how to read a position, how to search it synchronously,
+// how to stop), and the runner makes it an AnyEngine. The engines of chess (the alpha-beta),
+// gomoku (the threat pipeline) and Go (MCTS) are behind it (any_engines.cpp); the registry
+// entry makes them (GameEntry::engine).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace kibitz::engine {
+
+// How long to think: a fixed time, a node (playout) or depth limit, a game clock, or until
+// stop(). Limits combine: the first reached ends the search. None at all: the engine's
+// default time for a move.
+struct EngineLimits {
+  std::int64_t movetime_ms = 0;
+  std::uint64_t nodes = 0;     // alpha-beta nodes; MCTS playouts
+  int depth = 0;               // alpha-beta iterations
+  std::int64_t clock_ms = -1;  // the mover's clock (-1: none)
+  std::int64_t increment_ms = 0;
+  int moves_to_go = 0;  // moves to the next time control (0: sudden death)
+  bool infinite = false;
+};
+
+// What the engine says while it thinks, and its answer (the last report).
+struct EngineReport {
+  std::string move;             // best so far, in the game's notation ("" : none)
+  std::vector<std::string> pv;  // from the position searched
+  double score = 0;             // the game's unit: centipawns, gomoku score, Go win rate (0..1)
+  bool decided = false;         // the score is a proven result (a mate, a forced win or loss)
+  int depth = 0;                // alpha-beta iterations; MCTS: the principal variation's length
+  std::uint64_t nodes = 0;      // nodes or playouts
+  std::int64_t time_ms = 0;
+};
+
+// An option the engine takes, declared once: `kibitz` reads it from the command line, match
+// player specs (option.NAME=VALUE) and protocols' setoption alike.
+struct EngineOption {
+  enum class Type { kInt, kBool };
+  std::string name;
+  Type type = Type::kInt;
+  std::int64_t value = 0;  // the default; booleans 0 / 1
+  std::int64_t min = 0, max = 0;
+  std::string help;
+};
+// "name=value" checked against the declarations: the option's new value, or a one-line error.
+Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value);
+
+class AnyEngine {
+ public:
+  using ReportFn = std::function<void(const EngineReport&)>;
+  virtual ~AnyEngine() = default;
+
+  virtual std::string_view game() const = 0;
+  virtual const std::vector<EngineOption>& options() const = 0;
+  virtual Result<void> set_option(std::string_view name, std::string_view value) = 0;
+  virtual void new_game() = 0;  // forgets what the engine learned (tables, trees)
+  // The position to think about, as the game's position text; an error names what is wrong.
+  virtual Result<void> set_position(std::string_view text) = 0;
+  // Starts thinking about the position on the engine's thread and returns at once: `info`
+  // (optional) gets reports while it thinks, `done` the answer, once. An error (no position,
+  // a finished game, already thinking) calls neither.
+  virtual Result<void> go(const EngineLimits& limits, ReportFn info, ReportFn done) = 0;
+  virtual void stop() = 0;  // any thread: answer now with the best so far
+  virtual void wait() = 0;  // until the answer has been given
+  virtual bool thinking() const = 0;
+
+  // go() and wait(): the answer, or the error of go().
+  Result<EngineReport> think(const EngineLimits& limits, ReportFn info = {});
+};
+
+// What EngineRunner<A> asks of a game's adapter A:
+//   using Position;  static constexpr std::string_view kGame
+//   Result<Position> parse(std::string_view text)       the position text
+//   bool finished(const Position&)                       no move to make
+//   EngineReport search(const Position&, const EngineLimits&, const AnyEngine::ReportFn&)
+//                                                        synchronous, on the runner's thread
+//   void stop()                                          any thread, during search()
+//   void arm()                                           before each search: forget a stop
+//   void new_game();  std::vector<EngineOption> options();  Result<void> set(name, value)
+template <class A>
+class EngineRunner final : public AnyEngine {
+ public:
+  template <class... Args>
+  explicit EngineRunner(Args&&... args)
+      : adapter_(std::forward<Args>(args)...), options_(adapter_.options()) {}
+  ~EngineRunner() override {
+    stop();
+    wait();
+  }
+
+  std::string_view game() const override { return A::kGame; }
+  const std::vector<EngineOption>& options() const override { return options_; }
+  Result<void> set_option(std::string_view name, std::string_view value) override {
+    if (thinking()) return fail("option {}: not while the engine is thinking", name);
+    for (auto& o : options_)
+      if (o.name == name) {
+        auto v = parse_option_value(o, value);
+        if (!v) return tl::unexpected(v.error());
+        if (auto ok = adapter_.set(o.name, *v); !ok) return ok;
+        o.value = *v;
+        return {};
+      }
+    std::string known;
+    for (const auto& o : options_) known += (known.empty() ? "" : ", ") + o.name;
+    return fail("{} engine has no option '{}' (options: {})", A::kGame, name, known);
+  }
+  void new_game() override {
+    wait();
+    adapter_.new_game();
+  }
+  Result<void> set_position(std::string_view text) override {
+    auto p = A::parse(text);
+    if (!p) return tl::unexpected(p.error());
+    wait();
+    position_ = std::move(*p);
+    return {};
+  }
+  Result<void> go(const EngineLimits& limits, ReportFn info, ReportFn done) override {
+    if (!position_) return fail("go: no position set");
+    if (A::finished(*position_)) return fail("go: the game is over, there is no move to make");
+    if (thinking()) return fail("go: the engine is already thinking");
+    wait();
+    adapter_.arm();
+    thinking_.store(true);
+    thread_ = std::thread(
+        [this, limits, pos = *position_, info = std::move(info), done = std::move(done)] {
+          const EngineReport r = adapter_.search(pos, limits, info);
+          thinking_.store(false);
+          if (done) done(r);
+        });
+    return {};
+  }
+  void stop() override {
+    if (thinking()) adapter_.stop();
+  }
+  void wait() override {
+    if (thread_.joinable()) thread_.join();
+  }
+  bool thinking() const override { return thinking_.load(); }
+
+ private:
+  A adapter_;
+  std::vector<EngineOption> options_;
+  std::optional<typename A::Position> position_;
+  std::atomic<bool> thinking_{false};
+  std::thread thread_;
+};
+
+// The engines of the games that have one, as the registry makes them.
+std::unique_ptr<AnyEngine> make_chess_any_engine();
+std::unique_ptr<AnyEngine> make_gomoku_any_engine();
+std::unique_ptr<AnyEngine> make_go_any_engine();
+
+}  // namespace kibitz::engine

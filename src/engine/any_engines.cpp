@@ -1,0 +1,300 @@
+// The games' engines behind the one contract (any_engine.hpp): adapters that read the game's
+// position text, turn EngineLimits into the engine's own limits and its answer into an
+// EngineReport. The engines keep their own time budgets inside a search for now; the runner
+// owns the thread.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+#include "engine/any_engine.hpp"
+#include "engine/chess_engine.hpp"
+#include "engine/go_engine.hpp"
+#include "engine/gomoku_engine.hpp"
+#include "games/chess/notation.hpp"
+#include "games/go/go_game.hpp"
+#include "games/gomoku/gomoku_game.hpp"
+
+namespace kibitz::engine {
+
+Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value) {
+  if (o.type == EngineOption::Type::kBool) {
+    if (value == "true" || value == "1") return 1;
+    if (value == "false" || value == "0") return 0;
+    return fail("option {}: '{}' is not true or false", o.name, value);
+  }
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (ec != std::errc{} || end != value.data() + value.size())
+    return fail("option {}: '{}' is not a whole number", o.name, value);
+  if (v < o.min || v > o.max)
+    return fail("option {}: {} is out of range ({} to {})", o.name, v, o.min, o.max);
+  return v;
+}
+
+Result<EngineReport> AnyEngine::think(const EngineLimits& limits, ReportFn info) {
+  EngineReport answer;
+  auto ok = go(limits, std::move(info), [&answer](const EngineReport& r) { answer = r; });
+  if (!ok) return tl::unexpected(ok.error());
+  wait();
+  return answer;
+}
+
+namespace {
+
+// A stop that comes before the engine has started its search (which clears its own stop
+// flag) would be lost: the adapters remember it and repeat it at the engine's next report.
+class StopLatch {
+ public:
+  void arm() { stop_.store(false); }
+  void set() { stop_.store(true); }
+  bool is_set() const { return stop_.load(); }
+
+ private:
+  std::atomic<bool> stop_{false};
+};
+
+constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
+
+// --- chess: the alpha-beta engine ---------------------------------------------------------
+
+class ChessAdapter {
+ public:
+  using Position = chess::Position;
+  static constexpr std::string_view kGame = "chess";
+  static Result<Position> parse(std::string_view fen) {
+    return fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
+  }
+  static bool finished(const Position& p) { return p.is_terminal(); }
+
+  std::vector<EngineOption> options() const {
+    return {{"Hash", EngineOption::Type::kInt, 16, 1, 65536, "transposition table in MB"},
+            {"Threads", EngineOption::Type::kInt, 1, 1, 256, "search threads (Lazy SMP)"}};
+  }
+  Result<void> set(std::string_view name, std::int64_t v) {
+    if (name == "Hash") engine_.set_hash_mb(static_cast<std::size_t>(v));
+    if (name == "Threads") {
+      auto o = engine_.options();
+      o.threads = static_cast<int>(v);
+      engine_.set_options(o);
+    }
+    return {};
+  }
+  void new_game() { engine_.new_game(); }
+  void stop() {
+    latch_.set();
+    engine_.stop_search();
+  }
+  void arm() { latch_.arm(); }
+
+  EngineReport search(const Position& root, const EngineLimits& l,
+                      const AnyEngine::ReportFn& info) {
+    GoParams p;
+    p.limits.depth = l.depth;
+    p.limits.nodes = l.nodes;
+    p.movetime = l.movetime_ms;
+    p.time_left = l.clock_ms;
+    p.increment = l.increment_ms;
+    p.moves_to_go = l.moves_to_go;
+    p.infinite = l.infinite;
+    const auto report = [&](const auto& r, std::span<const chess::Move> pv) {
+      EngineReport e;
+      Position pos = root;
+      for (const auto m : pv) {
+        e.pv.push_back(chess::to_uci(m));
+        pos.apply(m);
+      }
+      if (!e.pv.empty()) e.move = e.pv.front();
+      e.score = r.score;
+      e.decided = search::is_mate(r.score);
+      e.depth = r.depth;
+      e.nodes = r.nodes;
+      e.time_ms = r.time_ms;
+      return e;
+    };
+    const ChessEngine::InfoCallback on_info = [&](const search::PvInfo<chess::Move>& i) {
+      if (latch_.is_set()) engine_.stop_search();
+      if (info) info(report(i, i.pv));
+    };
+    const auto r = engine_.search(root, p, {}, &on_info);
+    EngineReport e = report(r, r.pv);
+    e.move = r.best ? chess::to_uci(r.best) : "";
+    return e;
+  }
+
+ private:
+  ChessEngine engine_{16};
+  StopLatch latch_;
+};
+
+// --- gomoku: the five-stage pipeline -----------------------------------------------------
+
+class GomokuAdapter {
+ public:
+  using Position = gomoku::Position;
+  static constexpr std::string_view kGame = "gomoku";
+  static Result<Position> parse(std::string_view text) { return gomoku::parse_position_text(text); }
+  static bool finished(const Position& p) { return p.is_terminal(); }
+
+  std::vector<EngineOption> options() const {
+    return {{"Hash", EngineOption::Type::kInt, 64, 1, 65536, "transposition table in MB"},
+            {"threats", EngineOption::Type::kBool, 1, 0, 1,
+             "the threat-space stages (off: the alpha-beta alone)"}};
+  }
+  Result<void> set(std::string_view name, std::int64_t v) {
+    if (name == "Hash") engine_.set_hash_mb(static_cast<std::size_t>(v));
+    if (name == "threats") {
+      auto o = engine_.options();
+      o.threats = v != 0;
+      engine_.set_options(o);
+    }
+    return {};
+  }
+  void new_game() { engine_.new_game(); }
+  void stop() {
+    latch_.set();
+    engine_.stop();
+  }
+  void arm() { latch_.arm(); }
+
+  EngineReport search(const Position& root, const EngineLimits& l,
+                      const AnyEngine::ReportFn& info) {
+    GomokuLimits g;
+    g.depth = l.depth;
+    g.nodes = l.nodes;
+    // A clock: the Gomocup session's share (what is left over the moves still to come).
+    const int empty = root.size() * root.size() - root.stones_on_board();
+    if (l.infinite)
+      g.movetime_ms = kForever;
+    else if (l.movetime_ms > 0)
+      g.movetime_ms = l.movetime_ms;
+    else if (l.clock_ms >= 0)
+      g.movetime_ms = std::max<std::int64_t>(
+          1, (l.clock_ms - std::min<std::int64_t>(100, l.clock_ms / 10)) /
+                     std::max(20, l.moves_to_go > 0 ? l.moves_to_go : empty / 4) +
+                 l.increment_ms * 3 / 4);
+    else if (l.depth > 0 || l.nodes > 0)
+      g.movetime_ms = kForever;
+    const auto text = [](std::span<const gomoku::Move> pv) {
+      std::vector<std::string> out;
+      for (const auto m : pv) out.push_back(gomoku::to_text(m));
+      return out;
+    };
+    const GomokuEngine::InfoCallback on_info = [&](const search::PvInfo<gomoku::Move>& i) {
+      if (latch_.is_set()) engine_.stop();
+      if (!info) return;
+      EngineReport e;
+      e.pv = text(i.pv);
+      if (!e.pv.empty()) e.move = e.pv.front();
+      e.score = i.score;
+      e.decided = search::is_mate(i.score);
+      e.depth = i.depth;
+      e.nodes = i.nodes;
+      e.time_ms = i.time_ms;
+      info(e);
+    };
+    if (latch_.is_set()) return first_legal(root);
+    const auto d = engine_.think(root, g, &on_info);
+    EngineReport e;
+    e.move = d.move ? gomoku::to_text(d.move) : "";
+    e.pv = text(d.pv);
+    e.score = d.score;
+    e.decided =
+        d.stage == "win" || d.stage == "vcf" || d.stage == "vct" || search::is_mate(d.score);
+    e.depth = d.depth;
+    e.nodes = d.nodes;
+    e.time_ms = d.time_ms;
+    return e;
+  }
+
+ private:
+  static EngineReport first_legal(const Position& root) {
+    MoveList<Position> moves;
+    root.candidate_moves(moves);
+    EngineReport e;
+    if (!moves.empty()) e.move = gomoku::to_text(moves[0]);
+    return e;
+  }
+  GomokuEngine engine_{64};
+  StopLatch latch_;
+};
+
+// --- Go: MCTS -----------------------------------------------------------------------------
+
+class GoAdapter {
+ public:
+  using Position = go::Position;
+  static constexpr std::string_view kGame = "go";
+  static Result<Position> parse(std::string_view text) { return go::parse_position_text(text); }
+  static bool finished(const Position& p) { return p.is_terminal(); }
+
+  std::vector<EngineOption> options() const {
+    return {{"Threads", EngineOption::Type::kInt, 1, 1, 64, "search threads"},
+            {"resign", EngineOption::Type::kBool, 1, 0, 1, "resign lost games"}};
+  }
+  Result<void> set(std::string_view name, std::int64_t v) {
+    if (name == "Threads") options_.threads = static_cast<int>(v);
+    if (name == "resign") options_.resign = v != 0;
+    engine_ = std::make_unique<GoEngine>(options_);
+    return {};
+  }
+  void new_game() { engine_ = std::make_unique<GoEngine>(options_); }
+  void stop() {
+    latch_.set();
+    engine_->stop();
+  }
+  void arm() { latch_.arm(); }
+
+  EngineReport search(const Position& root, const EngineLimits& l,
+                      const AnyEngine::ReportFn& info) {
+    GoLimits g;
+    g.visits = l.nodes;
+    if (l.infinite || (l.nodes > 0 && l.movetime_ms <= 0))
+      g.movetime_ms = kForever;
+    else if (l.movetime_ms > 0)
+      g.movetime_ms = l.movetime_ms;
+    else if (l.clock_ms >= 0)
+      g.movetime_ms = std::max<std::int64_t>(
+          1, l.clock_ms / std::max(20, static_cast<int>(root.size() * root.size()) / 3) +
+                 l.increment_ms);
+    engine_->set_position(root);
+    const auto report = [&](const search::MctsResult<go::Move>& r) {
+      EngineReport e;
+      for (const auto m : r.pv) e.pv.push_back(go::to_vertex(m, root.size()));
+      e.move = go::to_vertex(r.best, root.size());
+      e.score = r.value;
+      e.depth = static_cast<int>(r.pv.size());
+      e.nodes = r.playouts;
+      e.time_ms = r.time_ms;
+      return e;
+    };
+    const GoEngine::InfoCallback on_info = [&](const search::MctsResult<go::Move>& r) {
+      if (latch_.is_set()) engine_->stop();
+      if (info) info(report(r));
+    };
+    const auto d = engine_->genmove(root, g, true, &on_info, 100);
+    EngineReport e = report(d.result);
+    e.move = go::to_vertex(d.move, root.size());
+    return e;
+  }
+
+ private:
+  GoEngineOptions options_;
+  std::unique_ptr<GoEngine> engine_ = std::make_unique<GoEngine>(options_);
+  StopLatch latch_;
+};
+
+}  // namespace
+
+std::unique_ptr<AnyEngine> make_chess_any_engine() {
+  return std::make_unique<EngineRunner<ChessAdapter>>();
+}
+std::unique_ptr<AnyEngine> make_gomoku_any_engine() {
+  return std::make_unique<EngineRunner<GomokuAdapter>>();
+}
+std::unique_ptr<AnyEngine> make_go_any_engine() {
+  return std::make_unique<EngineRunner<GoAdapter>>();
+}
+
+}  // namespace kibitz::engine

@@ -1,0 +1,101 @@
+// The one engine contract, for every game in the registry that has an engine: it answers a
+// legal move (checked by the game's own AnyState) under a movetime, a depth / node limit and
+// a clock; stop() ends an infinite search; options are checked against their declarations;
+// bad positions and a finished game are refused in one line; and known positions get the
+// known answer (a mate in one, a gomoku five, a Go capture of a chain in atari).
+#include "engine/any_engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "games/registry.hpp"
+
+namespace kibitz::engine {
+namespace {
+
+bool legal_in(const GameEntry& g, const std::string& text, const std::string& move) {
+  auto s = g.new_state(text);
+  if (!s) return false;
+  const auto moves = (*s)->legal_moves();
+  return std::find(moves.begin(), moves.end(), move) != moves.end() ||
+         static_cast<bool>((*s)->clone()->apply(move));
+}
+
+TEST(AnyEngine, EveryEngineAnswersLegallyUnderEachLimit) {
+  int engines = 0;
+  for (const auto& g : builtin_registry().games()) {
+    if (!g.engine) continue;
+    SCOPED_TRACE(g.name);
+    ++engines;
+    auto e = g.engine();
+    EXPECT_EQ(e->game(), g.name);
+    ASSERT_TRUE(e->set_position(""));
+    for (const EngineLimits& l :
+         {EngineLimits{.movetime_ms = 100}, EngineLimits{.nodes = 2000},
+          EngineLimits{.clock_ms = 3000, .increment_ms = 0, .moves_to_go = 0}}) {
+      int infos = 0;
+      auto r = e->think(l, [&](const EngineReport&) { ++infos; });
+      ASSERT_TRUE(r) << r.error().message;
+      EXPECT_TRUE(legal_in(g, "", r->move)) << r->move;
+      EXPECT_FALSE(e->thinking());
+    }
+    // Infinite until stop().
+    std::atomic<bool> done{false};
+    ASSERT_TRUE(e->go({.infinite = true}, {}, [&](const EngineReport&) { done = true; }));
+    EXPECT_TRUE(e->thinking());
+    EXPECT_FALSE(e->go({.movetime_ms = 10}, {}, {}));  // one search at a time
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const auto t0 = std::chrono::steady_clock::now();
+    e->stop();
+    e->wait();
+    EXPECT_TRUE(done.load());
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+
+    // Options: declared, checked, refused in one line.
+    ASSERT_FALSE(e->options().empty());
+    const EngineOption& o = e->options().front();
+    EXPECT_TRUE(e->set_option(o.name, o.type == EngineOption::Type::kBool ? "false" : "2"));
+    for (const char* bad : {"", "x", "99999999999"}) {
+      auto r = e->set_option(o.name, bad);
+      ASSERT_FALSE(r) << bad;
+      EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+    }
+    EXPECT_FALSE(e->set_option("NoSuchOption", "1"));
+    EXPECT_FALSE(e->set_position("certainly not a position of any game"));
+  }
+  EXPECT_EQ(engines, 3);  // chess, gomoku, Go
+}
+
+TEST(AnyEngine, KnownAnswers) {
+  const Registry& r = builtin_registry();
+  // Chess: Qxf7 mates (scholar's mate).
+  auto chess = r.find("chess")->engine();
+  ASSERT_TRUE(
+      chess->set_position("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"));
+  auto a = chess->think({.depth = 4});
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->move, "h5f7");
+  EXPECT_TRUE(a->decided);
+  ASSERT_TRUE(chess->set_position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));  // stalemate
+  EXPECT_FALSE(chess->think({.depth = 2}));
+
+  // Gomoku: black has four in a row (h8-k8, g8 blocked) and completes the five at l8.
+  auto gomoku = r.find("gomoku")->engine();
+  ASSERT_TRUE(gomoku->set_position("h8 a1 i8 a2 j8 g8 k8 a3"));
+  auto b = gomoku->think({.movetime_ms = 200});
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->move, "l8");
+
+  // Go 9x9: the white stone at E5 is in atari (black C..: D5 F5 E4 around it); E6 captures.
+  auto go = r.find("go")->engine();
+  ASSERT_TRUE(go->set_position("9 D5 E5 F5 A1 E4 A2"));
+  auto c = go->think({.nodes = 3000});
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->move, "E6");
+}
+
+}  // namespace
+}  // namespace kibitz::engine
