@@ -4,6 +4,7 @@
 // legal_moves() writes).
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -39,5 +40,19 @@ class GameState : public AnyState {
  protected:
   G pos_;
 };
+
+// The two public faces of a parsed position text: as an AnyState, and as the game's own
+// position (what its engine searches).
+template <class S>
+Result<std::unique_ptr<AnyState>> as_any_state(Result<std::unique_ptr<S>> s) {
+  if (!s) return tl::unexpected(s.error());
+  return std::unique_ptr<AnyState>(std::move(*s));
+}
+template <class S>
+auto as_position(Result<std::unique_ptr<S>> s)
+    -> Result<std::remove_cvref_t<decltype((*s)->position())>> {
+  if (!s) return tl::unexpected(s.error());
+  return (*s)->position();
+}
 
 }  // namespace kibitz

@@ -43,6 +43,7 @@ struct EngineReport {
   int depth = 0;                // alpha-beta iterations; MCTS: the principal variation's length
   std::uint64_t nodes = 0;      // nodes or playouts
   std::int64_t time_ms = 0;
+  std::string how;  // how the move was found, where the engine says (gomoku: "vcf", ...)
 };
 
 // An option the engine takes, declared once: `kibitz` reads it from the command line, match
@@ -160,8 +161,10 @@ class EngineRunner final : public AnyEngine {
 };
 
 // The engines of the games that have one, as the registry makes them.
-std::unique_ptr<AnyEngine> make_chess_any_engine();
-std::unique_ptr<AnyEngine> make_gomoku_any_engine();
+// Chess: the full engine, or (plain) the seed's plain alpha-beta baseline.
+std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain = false);
+// Gomoku: the five-stage pipeline, or (threats false) its alpha-beta alone.
+std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats = true, std::size_t hash_mb = 64);
 std::unique_ptr<AnyEngine> make_go_any_engine();
 
 }  // namespace kibitz::engine

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <limits>
 
+#include "core/text.hpp"
 #include "engine/any_engine.hpp"
 #include "engine/chess_engine.hpp"
 #include "engine/go_engine.hpp"
@@ -63,20 +64,52 @@ class ChessAdapter {
  public:
   using Position = chess::Position;
   static constexpr std::string_view kGame = "chess";
-  static Result<Position> parse(std::string_view fen) {
-    return fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
+  // A FEN ("" or "startpos": the standard start), then optionally "moves" and moves in UCI
+  // (or SAN): the moves make the game's history, so repetitions count as in the game.
+  static Result<Position> parse(std::string_view text) {
+    const auto at = text.find("moves");
+    std::string_view fen = trim(text.substr(0, at));
+    if (fen == "startpos") fen = "";
+    auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
+    if (!p || at == std::string_view::npos) return p;
+    int n = 0;
+    for (const auto word : split_blanks(text.substr(at + 5))) {
+      ++n;
+      auto m = chess::parse_uci(*p, word);
+      if (!m) m = chess::parse_san(*p, word);
+      if (!m) return with_context(m.error(), fmt::format("chess position, move {}", n));
+      p->apply(*m);
+    }
+    return p;
   }
   static bool finished(const Position& p) { return p.is_terminal(); }
 
+  explicit ChessAdapter(bool plain = false) {
+    if (plain) engine_.set_options(search::SearchOptions::plain());
+  }
+  // Hash, Threads, Move Overhead and each search technique (true / false), as `kibitz uci`.
   std::vector<EngineOption> options() const {
-    return {{"Hash", EngineOption::Type::kInt, 16, 1, 65536, "transposition table in MB"},
-            {"Threads", EngineOption::Type::kInt, 1, 1, 256, "search threads (Lazy SMP)"}};
+    std::vector<EngineOption> o = {
+        {"Hash", EngineOption::Type::kInt, 16, 1, 65536, "transposition table in MB"},
+        {"Threads", EngineOption::Type::kInt, engine_.options().threads, 1, 256,
+         "search threads (Lazy SMP)"},
+        {"Move Overhead", EngineOption::Type::kInt, engine_.move_overhead_ms(), 0, 5000,
+         "ms kept back from the clock for each move"}};
+    for (const auto name : search::SearchOptions::technique_names())
+      o.push_back({std::string(name), EngineOption::Type::kBool,
+                   *engine_.options().get(name) ? 1 : 0, 0, 1, "a search technique"});
+    return o;
   }
   Result<void> set(std::string_view name, std::int64_t v) {
-    if (name == "Hash") engine_.set_hash_mb(static_cast<std::size_t>(v));
-    if (name == "Threads") {
-      auto o = engine_.options();
+    auto o = engine_.options();
+    if (name == "Hash") {
+      engine_.set_hash_mb(static_cast<std::size_t>(v));
+    } else if (name == "Move Overhead") {
+      engine_.set_move_overhead_ms(v);
+    } else if (name == "Threads") {
       o.threads = static_cast<int>(v);
+      engine_.set_options(o);
+    } else if (o.set(name, v != 0)) {
       engine_.set_options(o);
     }
     return {};
@@ -100,11 +133,7 @@ class ChessAdapter {
     p.infinite = l.infinite;
     const auto report = [&](const auto& r, std::span<const chess::Move> pv) {
       EngineReport e;
-      Position pos = root;
-      for (const auto m : pv) {
-        e.pv.push_back(chess::to_uci(m));
-        pos.apply(m);
-      }
+      for (const auto m : pv) e.pv.push_back(chess::to_uci(m));
       if (!e.pv.empty()) e.move = e.pv.front();
       e.score = r.score;
       e.decided = search::is_mate(r.score);
@@ -117,6 +146,7 @@ class ChessAdapter {
       if (latch_.is_set()) engine_.stop_search();
       if (info) info(report(i, i.pv));
     };
+    if (latch_.is_set()) p.limits.depth = 1;  // stopped before it began: answer at once
     const auto r = engine_.search(root, p, {}, &on_info);
     EngineReport e = report(r, r.pv);
     e.move = r.best ? chess::to_uci(r.best) : "";
@@ -137,18 +167,51 @@ class GomokuAdapter {
   static Result<Position> parse(std::string_view text) { return gomoku::parse_position_text(text); }
   static bool finished(const Position& p) { return p.is_terminal(); }
 
+  // threats false: the alpha-beta alone (the match's `alphabeta` bot).
+  explicit GomokuAdapter(bool threats = true, std::size_t hash_mb = 64)
+      : engine_(hash_mb), hash_mb_(hash_mb) {
+    auto o = engine_.options();
+    o.threats = threats;
+    engine_.set_options(o);
+  }
+  // Hash, the pipeline's stages (threats, vct, defence, defence_vct) and each alpha-beta
+  // technique (true / false).
   std::vector<EngineOption> options() const {
-    return {{"Hash", EngineOption::Type::kInt, 64, 1, 65536, "transposition table in MB"},
-            {"threats", EngineOption::Type::kBool, 1, 0, 1,
-             "the threat-space stages (off: the alpha-beta alone)"}};
+    const auto& g = engine_.options();
+    std::vector<EngineOption> o = {
+        {"Hash", EngineOption::Type::kInt, static_cast<std::int64_t>(hash_mb_), 1, 65536,
+         "transposition table in MB"},
+        {"threats", EngineOption::Type::kBool, g.threats, 0, 1,
+         "the threat-space stages (off: the alpha-beta alone)"},
+        {"vct", EngineOption::Type::kBool, g.vct, 0, 1, "stage 3: our VCT"},
+        {"defence", EngineOption::Type::kBool, g.defence, 0, 1,
+         "stage 4: answers to the opponent's VCF"},
+        {"defence_vct", EngineOption::Type::kBool, g.defence_vct, 0, 1,
+         "stage 4 against the opponent's VCT too"}};
+    for (const auto name : search::SearchOptions::technique_names())
+      o.push_back({std::string(name), EngineOption::Type::kBool, *g.search.get(name) ? 1 : 0, 0, 1,
+                   "an alpha-beta technique"});
+    return o;
   }
   Result<void> set(std::string_view name, std::int64_t v) {
-    if (name == "Hash") engine_.set_hash_mb(static_cast<std::size_t>(v));
-    if (name == "threats") {
-      auto o = engine_.options();
-      o.threats = v != 0;
-      engine_.set_options(o);
+    if (name == "Hash") {
+      hash_mb_ = static_cast<std::size_t>(v);
+      engine_.set_hash_mb(hash_mb_);
+      return {};
     }
+    auto o = engine_.options();
+    const bool on = v != 0;
+    if (name == "threats")
+      o.threats = on;
+    else if (name == "vct")
+      o.vct = on;
+    else if (name == "defence")
+      o.defence = on;
+    else if (name == "defence_vct")
+      o.defence_vct = on;
+    else
+      o.search.set(name, on);
+    engine_.set_options(o);
     return {};
   }
   void new_game() { engine_.new_game(); }
@@ -175,7 +238,7 @@ class GomokuAdapter {
                      std::max(20, l.moves_to_go > 0 ? l.moves_to_go : empty / 4) +
                  l.increment_ms * 3 / 4);
     else if (l.depth > 0 || l.nodes > 0)
-      g.movetime_ms = kForever;
+      g.movetime_ms = 1'000'000;  // the limit alone (the stages' shares stay finite)
     const auto text = [](std::span<const gomoku::Move> pv) {
       std::vector<std::string> out;
       for (const auto m : pv) out.push_back(gomoku::to_text(m));
@@ -200,6 +263,7 @@ class GomokuAdapter {
     e.move = d.move ? gomoku::to_text(d.move) : "";
     e.pv = text(d.pv);
     e.score = d.score;
+    e.how = d.stage;
     e.decided =
         d.stage == "win" || d.stage == "vcf" || d.stage == "vct" || search::is_mate(d.score);
     e.depth = d.depth;
@@ -216,7 +280,8 @@ class GomokuAdapter {
     if (!moves.empty()) e.move = gomoku::to_text(moves[0]);
     return e;
   }
-  GomokuEngine engine_{64};
+  GomokuEngine engine_;
+  std::size_t hash_mb_;
   StopLatch latch_;
 };
 
@@ -258,6 +323,7 @@ class GoAdapter {
       g.movetime_ms = std::max<std::int64_t>(
           1, l.clock_ms / std::max(20, static_cast<int>(root.size() * root.size()) / 3) +
                  l.increment_ms);
+    if (latch_.is_set()) g = GoLimits{.visits = 1, .movetime_ms = 1};  // stopped before it began
     engine_->set_position(root);
     const auto report = [&](const search::MctsResult<go::Move>& r) {
       EngineReport e;
@@ -287,11 +353,11 @@ class GoAdapter {
 
 }  // namespace
 
-std::unique_ptr<AnyEngine> make_chess_any_engine() {
-  return std::make_unique<EngineRunner<ChessAdapter>>();
+std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain) {
+  return std::make_unique<EngineRunner<ChessAdapter>>(plain);
 }
-std::unique_ptr<AnyEngine> make_gomoku_any_engine() {
-  return std::make_unique<EngineRunner<GomokuAdapter>>();
+std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats, std::size_t hash_mb) {
+  return std::make_unique<EngineRunner<GomokuAdapter>>(threats, hash_mb);
 }
 std::unique_ptr<AnyEngine> make_go_any_engine() {
   return std::make_unique<EngineRunner<GoAdapter>>();

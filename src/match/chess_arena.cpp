@@ -14,6 +14,7 @@
 #include "core/process.hpp"
 #include "core/rng.hpp"
 #include "core/text.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/chess_engine.hpp"
 #include "games/chess/epd.hpp"
 #include "games/chess/notation.hpp"
@@ -233,95 +234,67 @@ class UciSeat final : public ChessSeat {
 
 class BotSeat final : public ChessSeat {
  public:
-  enum class Kind { kEngine, kRandom };
-  BotSeat(Kind kind, const search::SearchOptions& options, std::size_t hash_mb,
-          std::int64_t move_overhead_ms)
-      : kind_(kind) {
-    if (kind_ == Kind::kEngine) {
-      engine_ = std::make_unique<engine::ChessEngine>(hash_mb);
-      engine_->set_options(options);
-      engine_->set_move_overhead_ms(move_overhead_ms);
-    }
-  }
+  // An engine bot (kibitz, plain) plays through the one engine contract; random has none.
+  explicit BotSeat(std::unique_ptr<engine::AnyEngine> engine) : engine_(std::move(engine)) {}
   bool healthy() const override { return true; }
   Result<void> new_game(std::uint64_t game_seed) override {
     rng_.reseed(game_seed);
     if (engine_) engine_->new_game();
     return {};
   }
-  ChessReply go(const chess::Position&, const std::vector<chess::Move>&, const chess::Position& now,
-                const ChessGo& request, std::int64_t, const std::atomic<bool>&) override {
+  ChessReply go(const chess::Position& start, const std::vector<chess::Move>& moves,
+                const chess::Position& now, const ChessGo& request, std::int64_t,
+                const std::atomic<bool>&) override {
     ChessReply reply;
     const auto t0 = Clock::now();
-    if (kind_ == Kind::kRandom) {
-      MoveList<chess::Position> moves;
-      now.legal_moves(moves);
-      if (moves.size() > 0) reply.move = chess::to_uci(moves[rng_.below(moves.size())]);
+    if (!engine_) {
+      MoveList<chess::Position> legal;
+      now.legal_moves(legal);
+      if (legal.size() > 0) reply.move = chess::to_uci(legal[rng_.below(legal.size())]);
     } else {
-      engine::GoParams params;
+      // The game from its start, so the engine knows the repetitions.
+      std::string text = start.fen() + " moves";
+      for (const auto m : moves) text += " " + chess::to_uci(m);
       const int side = now.side_to_move() == chess::kWhite ? 0 : 1;
-      params.time_left = request.clock.remaining_ms[side];
-      params.increment = request.clock.increment_ms[side];
-      params.moves_to_go = request.clock.moves_to_go;
-      params.movetime = request.limits.movetime_ms;
-      params.limits.nodes = request.limits.nodes;
-      params.limits.depth = request.limits.depth;
-      const auto r = engine_->search(now, params);
-      if (r.best) reply.move = chess::to_uci(r.best);
-      int cp = r.score;
-      if (search::is_mate(cp)) {
-        const int plies = search::kMate - std::abs(cp);
-        cp = cp > 0 ? kMateScore - plies : -kMateScore + plies;
+      engine::EngineLimits limits;
+      limits.clock_ms = request.clock.remaining_ms[side];
+      limits.increment_ms = request.clock.increment_ms[side];
+      limits.moves_to_go = request.clock.moves_to_go;
+      limits.movetime_ms = request.limits.movetime_ms;
+      limits.nodes = request.limits.nodes;
+      limits.depth = request.limits.depth;
+      if (!engine_->set_position(text)) return reply;  // cannot happen: the referee's game
+      const auto r = engine_->think(limits);
+      if (r) {
+        reply.move = r->move;
+        int cp = static_cast<int>(r->score);
+        if (search::is_mate(cp)) {
+          const int plies = search::kMate - std::abs(cp);
+          cp = cp > 0 ? kMateScore - plies : -kMateScore + plies;
+        }
+        reply.score_cp = cp;
+        reply.comment = score_comment(cp, r->depth);
       }
-      reply.score_cp = cp;
-      reply.comment = score_comment(cp, r.depth);
     }
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return reply;
   }
 
  private:
-  Kind kind_;
-  std::unique_ptr<engine::ChessEngine> engine_;
+  std::unique_ptr<engine::AnyEngine> engine_;
   Rng rng_;
 };
 
-// Bot options: Hash, Threads, Move Overhead, and every search technique (true/false).
-Result<search::SearchOptions> bot_options(const PlayerSpec& spec, std::size_t& hash_mb,
-                                          std::int64_t& overhead) {
-  search::SearchOptions o =
-      spec.bot == "plain" ? search::SearchOptions::plain() : search::SearchOptions{};
-  for (const auto& [name, value] : spec.options) {
-    auto number = [&](long long lo, long long hi) -> Result<long long> {
-      long long v = 0;
-      auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-      if (ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi)
-        return fail("option {}={}: expected a number from {} to {}", name, value, lo, hi);
-      return v;
-    };
-    if (name == "Hash") {
-      auto v = number(1, 1 << 16);
-      if (!v) return tl::unexpected(v.error());
-      hash_mb = static_cast<std::size_t>(*v);
-    } else if (name == "Threads") {
-      auto v = number(1, 256);
-      if (!v) return tl::unexpected(v.error());
-      o.threads = static_cast<int>(*v);
-    } else if (name == "Move Overhead") {
-      auto v = number(0, 5000);
-      if (!v) return tl::unexpected(v.error());
-      overhead = *v;
-    } else if (value == "true" || value == "false") {
-      if (!o.set(name, value == "true"))
-        return fail(
-            "bot {} has no option '{}' (Hash, Threads, Move Overhead, or a search "
-            "technique: see `kibitz uci` options)",
-            spec.bot, name);
-    } else {
-      return fail("bot {} has no option '{}' with value '{}'", spec.bot, name, value);
-    }
-  }
-  return o;
+// An in-process bot: the engine (kibitz: the full search; plain: the seed's plain baseline)
+// with the spec's options, each checked against the engine's declarations (Hash, Threads,
+// Move Overhead, every search technique), or random.
+Result<std::unique_ptr<BotSeat>> make_chess_bot_seat(const PlayerSpec& spec) {
+  auto engine = engine::make_chess_any_engine(spec.bot == "plain");
+  for (const auto& [name, value] : spec.options)
+    if (auto ok = engine->set_option(name, value); !ok)
+      return fail("bot {}: {}", spec.bot, ok.error().message);
+  // The random bot takes the same options (checked, then unused).
+  return std::make_unique<BotSeat>(spec.bot == "random" ? nullptr : std::move(engine));
 }
 
 struct Opening {
@@ -399,9 +372,7 @@ class ChessKind final : public GameKind {
       const auto names = bots();
       if (std::find(names.begin(), names.end(), spec.bot) == names.end())
         return fail("no chess bot '{}' (bots: kibitz, plain, random)", spec.bot);
-      std::size_t hash = 16;
-      std::int64_t overhead = 30;
-      if (auto o = bot_options(spec, hash, overhead); !o) return tl::unexpected(o.error());
+      if (auto seat = make_chess_bot_seat(spec); !seat) return tl::unexpected(seat.error());
     }
     return {};
   }
@@ -409,13 +380,9 @@ class ChessKind final : public GameKind {
   Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
                                      const GameSettings& settings) const override {
     if (!spec.external()) {
-      std::size_t hash = 16;
-      std::int64_t overhead = 30;
-      auto o = bot_options(spec, hash, overhead);
-      if (!o) return tl::unexpected(o.error());
-      return std::make_unique<BotSeat>(
-          spec.bot == "random" ? BotSeat::Kind::kRandom : BotSeat::Kind::kEngine, *o, hash,
-          overhead);
+      auto seat = make_chess_bot_seat(spec);
+      if (!seat) return tl::unexpected(seat.error());
+      return std::unique_ptr<Seat>(std::move(*seat));
     }
     auto process = spawn_player(spec);
     if (!process) return tl::unexpected(process.error());

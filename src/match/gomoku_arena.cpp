@@ -11,6 +11,7 @@
 
 #include "core/process.hpp"
 #include "core/rng.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/gomoku_engine.hpp"
 #include "match/arena.hpp"
 #include "match/gomoku_arena.hpp"
@@ -184,32 +185,28 @@ class GomocupSeat final : public GomokuSeat {
 
 class GomokuBotSeat final : public GomokuSeat {
  public:
-  GomokuBotSeat(std::string kind, std::size_t hash_mb, const engine::GomokuOptions& o)
-      : kind_(std::move(kind)) {
-    if (kind_ != "random") {
-      engine_ = std::make_unique<engine::GomokuEngine>(hash_mb);
-      engine::GomokuOptions options = o;
-      options.threats = kind_ == "pipeline";
-      engine_->set_options(options);
-    }
-  }
+  // An engine bot (pipeline, alphabeta) plays through the one engine contract; random has
+  // none.
+  explicit GomokuBotSeat(std::unique_ptr<engine::AnyEngine> engine) : engine_(std::move(engine)) {}
   bool healthy() const override { return true; }
   Result<void> new_game(const gomoku::Variant&, const GomokuRequest&, std::uint64_t seed) override {
     rng_.reseed(seed);
     if (engine_) engine_->new_game();
     return {};
   }
-  GomokuReply go(const Position& pos, const std::vector<Move>&, const GomokuRequest& request,
-                 std::int64_t, const std::atomic<bool>&) override {
+  GomokuReply go(const Position& pos, const std::vector<Move>& history,
+                 const GomokuRequest& request, std::int64_t, const std::atomic<bool>&) override {
     GomokuReply reply;
     const auto t0 = Clock::now();
-    Move m = Move::none();
     if (!engine_) {
       MoveList<Position> moves;
       pos.candidate_moves(moves);
-      if (moves.size() > 0) m = moves[rng_.below(moves.size())];
+      if (moves.size() > 0) reply.move = gomoku::to_gomocup(moves[rng_.below(moves.size())]);
     } else {
-      engine::GomokuLimits limits;
+      // The position text: the rule and size, then every stone in playing order.
+      std::string text = fmt::format("{} {}", gomoku::rule_name(pos.rule()), pos.size());
+      for (const Move m : history) text += " " + gomoku::to_text(m);
+      engine::EngineLimits limits;
       const int side = pos.side_to_move() == gomoku::kBlack ? 0 : 1;
       limits.movetime_ms = request.limits.movetime_ms > 0 ? request.limits.movetime_ms : 450;
       if (request.clock.remaining_ms[side] >= 0) {
@@ -220,21 +217,34 @@ class GomokuBotSeat final : public GomokuSeat {
       }
       limits.nodes = request.limits.nodes;
       limits.depth = request.limits.depth;
-      if (limits.nodes || limits.depth) limits.movetime_ms = 1'000'000;
-      const auto d = engine_->think(pos, limits);
-      m = d.move;
-      reply.comment = fmt::format("{} d{} {}", d.stage, d.depth, d.score);
+      if (limits.nodes || limits.depth) limits.movetime_ms = 0;  // the limit alone
+      if (engine_->set_position(text)) {
+        if (const auto r = engine_->think(limits)) {
+          if (auto m = gomoku::parse_move(pos, r->move)) reply.move = gomoku::to_gomocup(*m);
+          reply.comment = fmt::format("d{} {}", r->depth, r->score);
+        }
+      }
     }
-    reply.move = m ? gomoku::to_gomocup(m) : "";
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     return reply;
   }
 
  private:
-  std::string kind_;
-  std::unique_ptr<engine::GomokuEngine> engine_;
+  std::unique_ptr<engine::AnyEngine> engine_;
   Rng rng_;
 };
+
+// An in-process bot: the pipeline or its alpha-beta alone, 16 MB of table unless option.Hash
+// says otherwise, with the spec's options checked against the engine's declarations (Hash,
+// vct, defence, defence_vct, each alpha-beta technique); or random (the same options, checked
+// and unused).
+Result<std::unique_ptr<GomokuBotSeat>> make_gomoku_bot_seat(const PlayerSpec& spec) {
+  auto engine = engine::make_gomoku_any_engine(spec.bot == "pipeline", 16);
+  for (const auto& [name, value] : spec.options)
+    if (auto ok = engine->set_option(name, value); !ok)
+      return fail("gomoku bot {}: {}", spec.bot, ok.error().message);
+  return std::make_unique<GomokuBotSeat>(spec.bot == "random" ? nullptr : std::move(engine));
+}
 
 struct GomokuOpening {
   std::string label;
@@ -265,33 +275,6 @@ Result<GomokuOpening> parse_offset_line(std::string_view line, int size) {
     o.stones.emplace_back(x, y);
   }
   return o;
-}
-
-// Bot options: Hash (MB), vct / defence (true/false: the pipeline's stages 3 and 4), and the
-// alpha-beta techniques by name. Returns the hash size.
-Result<std::size_t> bot_options(const PlayerSpec& spec, engine::GomokuOptions& o) {
-  std::size_t hash = 16;
-  for (const auto& [k, v] : spec.options) {
-    if (k == "Hash") {
-      hash = static_cast<std::size_t>(std::max(1, std::atoi(v.c_str())));
-      continue;
-    }
-    if (v != "true" && v != "false")
-      return fail("gomoku bot option {}={}: expected true or false", k, v);
-    const bool on = v == "true";
-    if (k == "vct")
-      o.vct = on;
-    else if (k == "defence")
-      o.defence = on;
-    else if (k == "defence_vct")
-      o.defence_vct = on;
-    else if (!o.search.set(k, on))
-      return fail(
-          "gomoku bots have no option '{}' (Hash, vct, defence, defence_vct, or a search "
-          "technique)",
-          k);
-  }
-  return hash;
 }
 
 class GomokuKind final : public GameKind {
@@ -355,8 +338,7 @@ class GomokuKind final : public GameKind {
       const auto names = bots();
       if (std::find(names.begin(), names.end(), spec.bot) == names.end())
         return fail("no gomoku bot '{}' (bots: pipeline, alphabeta, random)", spec.bot);
-      engine::GomokuOptions o;
-      if (auto ok = bot_options(spec, o); !ok) return tl::unexpected(ok.error());
+      if (auto seat = make_gomoku_bot_seat(spec); !seat) return tl::unexpected(seat.error());
     }
     return {};
   }
@@ -364,10 +346,9 @@ class GomokuKind final : public GameKind {
   Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
                                      const GameSettings& settings) const override {
     if (!spec.external()) {
-      engine::GomokuOptions o;
-      auto hash = bot_options(spec, o);
-      if (!hash) return tl::unexpected(hash.error());
-      return std::make_unique<GomokuBotSeat>(spec.bot, *hash, o);
+      auto seat = make_gomoku_bot_seat(spec);
+      if (!seat) return tl::unexpected(seat.error());
+      return std::unique_ptr<Seat>(std::move(*seat));
     }
     auto process = spawn_player(spec);
     if (!process) return tl::unexpected(process.error());

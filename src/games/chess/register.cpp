@@ -17,7 +17,7 @@ GameEntry registry_entry() {
   e.arena = [](const match::GameSettings&) -> Result<std::unique_ptr<match::GameKind>> {
     return match::make_chess_kind();
   };
-  e.engine = engine::make_chess_any_engine;
+  e.engine = [] { return engine::make_chess_any_engine(); };
   e.bench = cli::bench_chess;
   e.commands = [](CLI::App& app) {
     return std::vector<Command>{{"uci", cli::add_uci(app)},

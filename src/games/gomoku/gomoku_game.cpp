@@ -90,15 +90,11 @@ Result<std::unique_ptr<GomokuState>> parse_state(std::string_view text) {
 }  // namespace
 
 Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
-  auto s = parse_state(text);
-  if (!s) return tl::unexpected(s.error());
-  return std::unique_ptr<AnyState>(std::move(*s));
+  return as_any_state(parse_state(text));
 }
 
 Result<Position> parse_position_text(std::string_view text) {
-  auto s = parse_state(text);
-  if (!s) return tl::unexpected(s.error());
-  return (*s)->position();
+  return as_position(parse_state(text));
 }
 
 }  // namespace kibitz::gomoku

@@ -18,7 +18,7 @@ GameEntry registry_entry() {
   e.new_state = new_any_state;
   e.match_settings = kBoardSizeSetting | kRuleSetting;
   e.arena = match::make_gomoku_kind;
-  e.engine = engine::make_gomoku_any_engine;
+  e.engine = [] { return engine::make_gomoku_any_engine(); };
   e.bench = cli::bench_gomoku;
   e.commands = [](CLI::App& app) {
     return std::vector<Command>{{"gomocup", cli::add_gomocup(app)},

@@ -3,6 +3,7 @@
 // what it reports while running (one line per PV) and what it returns.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -58,6 +59,7 @@ struct SearchOptions {
   }
   // Switches a technique by name ("null_move", "lmr", ...); false when the name is unknown.
   bool set(std::string_view name, bool on);
+  std::optional<bool> get(std::string_view name) const;  // none for an unknown name
   static std::span<const std::string_view> technique_names();
 };
 

@@ -5,13 +5,16 @@
 // known answer (a mate in one, a gomoku five, a Go capture of a chain in atari).
 #include "engine/any_engine.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <tuple>
 
 #include "games/registry.hpp"
+#include "match/player_spec.hpp"
 
 namespace kibitz::engine {
 namespace {
@@ -79,6 +82,11 @@ TEST(AnyEngine, KnownAnswers) {
   ASSERT_TRUE(a);
   EXPECT_EQ(a->move, "h5f7");
   EXPECT_TRUE(a->decided);
+  // A game's moves after its start (the history: repetitions count); a bad one is named.
+  ASSERT_TRUE(chess->set_position("startpos moves e2e4 e7e5 Nf3"));
+  auto bad = chess->set_position("startpos moves e2e4 e2e4");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("move 2"), std::string::npos) << bad.error().message;
   ASSERT_TRUE(chess->set_position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));  // stalemate
   EXPECT_FALSE(chess->think({.depth = 2}));
 
@@ -95,6 +103,28 @@ TEST(AnyEngine, KnownAnswers) {
   auto c = go->think({.nodes = 3000});
   ASSERT_TRUE(c);
   EXPECT_EQ(c->move, "E6");
+}
+
+// The chess and gomoku bots of `kibitz match` play through the contract: their options are
+// the engine's declarations, checked the same way.
+TEST(AnyEngine, MatchBotsTakeTheEnginesOptions) {
+  for (const auto& [game, bot, good, bad] :
+       {std::tuple{"chess", "kibitz", "option.null_move=false option.Hash=8", "option.Hash=abc"},
+        std::tuple{"chess", "plain", "option.Threads=1", "option.nonsense=true"},
+        std::tuple{"gomoku", "pipeline", "option.vct=false option.Hash=8", "option.Hash=0"},
+        std::tuple{"gomoku", "alphabeta", "option.lmr=false", "option.vct=maybe"}}) {
+    SCOPED_TRACE(std::string(game) + " " + bot);
+    auto kind = builtin_registry().game_kind(game, {});
+    ASSERT_TRUE(kind);
+    auto ok = match::parse_player_spec(fmt::format("bot={} {}", bot, good));
+    ASSERT_TRUE(ok);
+    EXPECT_TRUE((*kind)->check(*ok));
+    auto no = match::parse_player_spec(fmt::format("bot={} {}", bot, bad));
+    ASSERT_TRUE(no);
+    auto refused = (*kind)->check(*no);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message.find('\n'), std::string::npos);
+  }
 }
 
 }  // namespace
