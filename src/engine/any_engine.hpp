@@ -4,8 +4,8 @@
 // position text and move notation). EngineRunner<A> is the one place that owns the thinking
 // thread: a game gives it an adapter (how to read a position, how to search it synchronously,
 // how to stop), and the runner makes it an AnyEngine. The engines of chess (the alpha-beta),
-// gomoku (the threat pipeline) and Go (MCTS) are behind it (any_engines.cpp); the registry
-// entry makes them (GameEntry::engine).
+// gomoku (the threat pipeline), Go (MCTS) and Hearts (the search bot) are behind it
+// (any_engines.cpp); the registry entry makes them (GameEntry::engine).
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -166,5 +166,8 @@ std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain = false);
 // Gomoku: the five-stage pipeline, or (threats false) its alpha-beta alone.
 std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats = true, std::size_t hash_mb = 64);
 std::unique_ptr<AnyEngine> make_go_any_engine();
+// Hearts: the search bot for the seat to move, from what that seat has seen (the position
+// text shows the whole deal; the bot is given only the seat's Observation).
+std::unique_ptr<AnyEngine> make_hearts_any_engine();
 
 }  // namespace kibitz::engine

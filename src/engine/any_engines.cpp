@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <limits>
 
 #include "core/text.hpp"
@@ -13,9 +14,12 @@
 #include "engine/chess_engine.hpp"
 #include "engine/go_engine.hpp"
 #include "engine/gomoku_engine.hpp"
+#include "engine/hearts_engine.hpp"
 #include "games/chess/notation.hpp"
 #include "games/go/go_game.hpp"
 #include "games/gomoku/gomoku_game.hpp"
+#include "games/hearts/cards.hpp"
+#include "games/hearts/hearts_game.hpp"
 
 namespace kibitz::engine {
 
@@ -351,6 +355,90 @@ class GoAdapter {
   StopLatch latch_;
 };
 
+// --- Hearts: the search bot, deciding from what the seat to move has seen ------------------
+
+class HeartsAdapter {
+ public:
+  using Position = hearts::State;
+  static constexpr std::string_view kGame = "hearts";
+  static Result<Position> parse(std::string_view text) { return hearts::parse_position_text(text); }
+  static bool finished(const Position& p) { return p.is_terminal(); }
+
+  std::vector<EngineOption> options() const {
+    return {{"worlds", EngineOption::Type::kInt, cfg_.worlds, 1, 100000,
+             "sampled worlds per decision (a node limit replaces it)"},
+            {"depth", EngineOption::Type::kInt, cfg_.depth, 0, 8,
+             "maxn / paranoid plies after our card, before the rollouts"},
+            {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(seed_), 0,
+             std::numeric_limits<std::int64_t>::max(), "seed of the sampled worlds"}};
+  }
+  Result<void> set(std::string_view name, std::int64_t v) {
+    if (name == "worlds") cfg_.worlds = static_cast<int>(v);
+    if (name == "depth") cfg_.depth = static_cast<int>(v);
+    if (name == "seed") seed_ = static_cast<std::uint64_t>(v);
+    bot_.reset();
+    return {};
+  }
+  void new_game() {
+    bot_.reset();
+    pass_ = {};
+  }
+  // A decision ends within its budget (900 ms unless the limits say less); it cannot be cut.
+  void stop() {}
+  void arm() {}
+
+  EngineReport search(const Position& s, const EngineLimits& l, const AnyEngine::ReportFn&) {
+    hearts::SearchCfg cfg = cfg_;
+    const int seat = s.current_player();
+    const int cards = static_cast<int>(s.hand(seat).size());
+    if (l.movetime_ms > 0)
+      cfg.time_budget_ms = static_cast<int>(l.movetime_ms);
+    else if (l.clock_ms >= 0)
+      cfg.time_budget_ms = static_cast<int>(std::max<std::int64_t>(1, l.clock_ms / (cards + 1)));
+    if (l.nodes > 0) cfg.worlds = static_cast<int>(std::min<std::uint64_t>(l.nodes, 100000));
+    // One bot while the settings hold: the search reuses its worlds between decisions.
+    if (!bot_ || cfg.time_budget_ms != bot_cfg_.time_budget_ms || cfg.worlds != bot_cfg_.worlds) {
+      bot_ = std::move(*hearts::make_bot("search", cfg, seed_));
+      bot_cfg_ = cfg;
+    }
+    const auto obs = s.information_state(seat);
+    EngineReport e;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (s.phase() == hearts::Phase::kPass) {
+      // Three picks a seat, one card a move: the pass is chosen at the first pick and kept.
+      const hearts::CardSet picked = s.passed(seat);
+      if (picked.empty() || pass_seat_ != seat || (picked - pass_).size() != 0) {
+        pass_ = picked.empty() ? bot_->choose_pass(obs) : picked;
+        pass_seat_ = seat;
+      }
+      hearts::CardSet left = (pass_ - picked) & s.hand(seat) & s.legal_set();
+      if (left.empty()) left = s.legal_set();  // cannot happen: the pass is from the hand
+      e.move = hearts::to_string(left.pop_lowest());
+      e.how = "pass";
+    } else {
+      const auto d = bot_->choose_play(obs);
+      e.move = hearts::to_string(d.card);
+      e.how = d.strategy;
+      e.nodes = d.nodes;
+      if (!d.moves.empty()) e.score = d.moves.front().utility;
+      e.decided = !d.moves.empty() && d.moves.front().forced;
+    }
+    e.pv = {e.move};
+    e.time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
+    return e;
+  }
+
+ private:
+  hearts::SearchCfg cfg_;
+  hearts::SearchCfg bot_cfg_;
+  std::uint64_t seed_ = 1;
+  std::unique_ptr<hearts::Bot> bot_;
+  hearts::CardSet pass_;
+  int pass_seat_ = -1;
+};
+
 }  // namespace
 
 std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain) {
@@ -358,6 +446,9 @@ std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain) {
 }
 std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats, std::size_t hash_mb) {
   return std::make_unique<EngineRunner<GomokuAdapter>>(threats, hash_mb);
+}
+std::unique_ptr<AnyEngine> make_hearts_any_engine() {
+  return std::make_unique<EngineRunner<HeartsAdapter>>();
 }
 std::unique_ptr<AnyEngine> make_go_any_engine() {
   return std::make_unique<EngineRunner<GoAdapter>>();

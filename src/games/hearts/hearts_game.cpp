@@ -42,9 +42,7 @@ class HeartsState final : public GameState<HeartsState, State> {
   std::vector<Card> played_;
 };
 
-}  // namespace
-
-Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+Result<std::unique_ptr<HeartsState>> parse_state(std::string_view text) {
   const auto tokens = split_blanks(text);
   std::size_t i = 0;
   PassDir dir = PassDir::kLeft;
@@ -84,7 +82,15 @@ Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
   for (std::size_t first = i; i < tokens.size(); ++i)
     if (auto r = state->apply(tokens[i]); !r)
       return with_context(r.error(), fmt::format("hearts position, card {}", i - first + 1));
-  return std::unique_ptr<AnyState>(std::move(state));
+  return state;
 }
+
+}  // namespace
+
+Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
+  return as_any_state(parse_state(text));
+}
+
+Result<State> parse_position_text(std::string_view text) { return as_position(parse_state(text)); }
 
 }  // namespace kibitz::hearts

@@ -6,9 +6,12 @@
 // played so far, passes first (three picks a seat, from North). "" is "left seed 1".
 // Returns are the negated hand scores (higher is better).
 #include "api/any_state.hpp"
+#include "games/hearts/state.hpp"
 
 namespace kibitz::hearts {
 
 Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
+// The same position text as a State (what the bots' engine reads).
+Result<State> parse_position_text(std::string_view text);
 
 }  // namespace kibitz::hearts

@@ -17,6 +17,7 @@ GameEntry registry_entry() {
       "\"seed N\", then the cards played)";
   e.num_players = 4;
   e.new_state = new_any_state;
+  e.engine = engine::make_hearts_any_engine;
   e.arena = match::make_hearts_kind;
   e.commands = [](CLI::App& app) { return std::vector<Command>{{"hearts", cli::add_hearts(app)}}; };
   return e;

@@ -69,7 +69,7 @@ TEST(AnyEngine, EveryEngineAnswersLegallyUnderEachLimit) {
     EXPECT_FALSE(e->set_option("NoSuchOption", "1"));
     EXPECT_FALSE(e->set_position("certainly not a position of any game"));
   }
-  EXPECT_EQ(engines, 3);  // chess, gomoku, Go
+  EXPECT_EQ(engines, 4);  // chess, gomoku, Go, Hearts
 }
 
 TEST(AnyEngine, KnownAnswers) {
@@ -96,6 +96,32 @@ TEST(AnyEngine, KnownAnswers) {
   auto b = gomoku->think({.movetime_ms = 200});
   ASSERT_TRUE(b);
   EXPECT_EQ(b->move, "l8");
+
+  // Hearts: North passes three distinct cards of its own, one a move, the pass chosen once;
+  // with no passing, North must lead the two of clubs.
+  const GameEntry& hg = *r.find("hearts");
+  auto hearts = hg.engine();
+  auto state = hg.new_state("left seed 5");
+  ASSERT_TRUE(state);
+  std::vector<std::string> picks;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(hearts->set_position((*state)->to_string()));
+    auto pick = hearts->think({.movetime_ms = 100});
+    ASSERT_TRUE(pick);
+    EXPECT_EQ((*state)->current_player(), 0);
+    ASSERT_TRUE((*state)->apply(pick->move)) << pick->move;
+    picks.push_back(pick->move);
+  }
+  std::sort(picks.begin(), picks.end());
+  EXPECT_EQ(std::unique(picks.begin(), picks.end()), picks.end());
+  EXPECT_EQ((*state)->current_player(), 1);  // East picks next
+  auto lead = hg.new_state("none seed 5");
+  ASSERT_TRUE(lead);
+  ASSERT_TRUE(hearts->set_position((*lead)->to_string()));
+  const int leader = (*lead)->current_player();
+  auto card = hearts->think({.movetime_ms = 100});
+  ASSERT_TRUE(card);
+  EXPECT_EQ(card->move, "2C") << "seat " << leader;
 
   // Go 9x9: the white stone at E5 is in atari (black C..: D5 F5 E4 around it); E6 captures.
   auto go = r.find("go")->engine();
