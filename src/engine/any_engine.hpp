@@ -71,8 +71,9 @@ class AnyEngine {
   // The position to think about, as the game's position text; an error names what is wrong.
   virtual Result<void> set_position(std::string_view text) = 0;
   // Starts thinking about the position on the engine's thread and returns at once: `info`
-  // (optional) gets reports while it thinks, `done` the answer, once. An error (no position,
-  // a finished game, already thinking) calls neither.
+  // (optional) gets reports while it thinks, `done` the answer, once; both run on the engine's
+  // thread. An error (no position, a finished game, already thinking, a call from the
+  // engine's own callback) calls neither.
   virtual Result<void> go(const EngineLimits& limits, ReportFn info, ReportFn done) = 0;
   virtual void stop() = 0;  // any thread: answer now with the best so far
   virtual void wait() = 0;  // until the answer has been given
@@ -119,10 +120,12 @@ class EngineRunner final : public AnyEngine {
     return fail("{} engine has no option '{}' (options: {})", A::kGame, name, known);
   }
   void new_game() override {
+    stop();
     wait();
     adapter_.new_game();
   }
   Result<void> set_position(std::string_view text) override {
+    if (thinking()) return fail("position: not while the engine is thinking (stop it first)");
     auto p = A::parse(text);
     if (!p) return tl::unexpected(p.error());
     wait();
@@ -133,6 +136,7 @@ class EngineRunner final : public AnyEngine {
     if (!position_) return fail("go: no position set");
     if (A::finished(*position_)) return fail("go: the game is over, there is no move to make");
     if (thinking()) return fail("go: the engine is already thinking");
+    if (on_own_thread()) return fail("go: not from the engine's own callback");
     wait();
     adapter_.arm();
     thinking_.store(true);
@@ -148,11 +152,14 @@ class EngineRunner final : public AnyEngine {
     if (thinking()) adapter_.stop();
   }
   void wait() override {
-    if (thread_.joinable()) thread_.join();
+    // From the engine's own callback the answer is already given: nothing to wait for.
+    if (thread_.joinable() && !on_own_thread()) thread_.join();
   }
   bool thinking() const override { return thinking_.load(); }
 
  private:
+  bool on_own_thread() const { return thread_.get_id() == std::this_thread::get_id(); }
+
   A adapter_;
   std::vector<EngineOption> options_;
   std::optional<typename A::Position> position_;

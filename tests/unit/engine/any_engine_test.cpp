@@ -50,12 +50,23 @@ TEST(AnyEngine, EveryEngineAnswersLegallyUnderEachLimit) {
     ASSERT_TRUE(e->go({.infinite = true}, {}, [&](const EngineReport&) { done = true; }));
     EXPECT_TRUE(e->thinking());
     EXPECT_FALSE(e->go({.movetime_ms = 10}, {}, {}));  // one search at a time
+    EXPECT_FALSE(e->set_position(""));                 // nor a new position meanwhile
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto t0 = std::chrono::steady_clock::now();
     e->stop();
     e->wait();
     EXPECT_TRUE(done.load());
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+
+    // The answer's callback runs on the engine's thread: it cannot start the next search
+    // there (it would wait for itself), and says so.
+    bool refused = false;
+    ASSERT_TRUE(e->go({.movetime_ms = 20}, {}, [&](const EngineReport&) {
+      refused = !e->go({.movetime_ms = 20}, {}, {});
+      e->wait();  // returns at once there
+    }));
+    e->wait();
+    EXPECT_TRUE(refused);
 
     // Options: declared, checked, refused in one line.
     ASSERT_FALSE(e->options().empty());
