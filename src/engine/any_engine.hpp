@@ -31,6 +31,11 @@ struct EngineLimits {
   std::int64_t clock_ms = -1;  // the mover's clock (-1: none)
   std::int64_t increment_ms = 0;
   int moves_to_go = 0;  // moves to the next time control (0: sudden death)
+  // The control the clock runs under, where it has periods (Go's Canadian byo-yomi:
+  // period_moves moves in period_ms after main_ms of main time); all 0: none given.
+  std::int64_t main_ms = 0;
+  std::int64_t period_ms = 0;
+  int period_moves = 0;
   bool infinite = false;
 };
 

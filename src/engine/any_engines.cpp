@@ -299,12 +299,15 @@ class GoAdapter {
   static bool finished(const Position& p) { return p.is_terminal(); }
 
   std::vector<EngineOption> options() const {
-    return {{"Threads", EngineOption::Type::kInt, 1, 1, 64, "search threads"},
-            {"resign", EngineOption::Type::kBool, 1, 0, 1, "resign lost games"}};
+    return {{"Threads", EngineOption::Type::kInt, options_.threads, 1, 256, "search threads"},
+            {"resign", EngineOption::Type::kBool, options_.resign, 0, 1, "resign lost games"},
+            {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(options_.seed), 0,
+             std::numeric_limits<std::int64_t>::max(), "seed of the search"}};
   }
   Result<void> set(std::string_view name, std::int64_t v) {
     if (name == "Threads") options_.threads = static_cast<int>(v);
     if (name == "resign") options_.resign = v != 0;
+    if (name == "seed") options_.seed = static_cast<std::uint64_t>(v);
     engine_ = std::make_unique<GoEngine>(options_);
     return {};
   }
@@ -317,18 +320,29 @@ class GoAdapter {
 
   EngineReport search(const Position& root, const EngineLimits& l,
                       const AnyEngine::ReportFn& info) {
-    GoLimits g;
-    g.visits = l.nodes;
-    if (l.infinite || (l.nodes > 0 && l.movetime_ms <= 0))
-      g.movetime_ms = kForever;
-    else if (l.movetime_ms > 0)
-      g.movetime_ms = l.movetime_ms;
-    else if (l.clock_ms >= 0)
-      g.movetime_ms = std::max<std::int64_t>(
-          1, l.clock_ms / std::max(20, static_cast<int>(root.size() * root.size()) / 3) +
-                 l.increment_ms);
+    // The clock in GTP's terms: the engine's own time management (GoEngine::clock_limits_ms)
+    // spends it. A plain clock with an increment reads as byo-yomi of one move.
+    GoClock clock;
+    if (l.clock_ms >= 0) {
+      const int me = root.to_move() == go::kWhite ? 1 : 0;
+      clock.set = true;
+      if (l.main_ms > 0 || l.period_ms > 0) {
+        clock.main_ms = l.main_ms;
+        clock.byo_ms = l.period_ms;
+        clock.byo_stones = l.period_moves;
+      } else {
+        clock.main_ms = l.clock_ms;
+        clock.byo_ms = l.increment_ms;
+        clock.byo_stones = l.increment_ms > 0 ? 1 : 0;
+      }
+      clock.left_ms[me] = l.clock_ms;
+      clock.left_stones[me] = l.moves_to_go;
+      clock.left_known[me] = true;
+    }
+    engine_->set_clock(clock);
+    GoLimits g{.visits = l.nodes, .movetime_ms = l.movetime_ms};
+    if (l.infinite) g.movetime_ms = kForever;
     if (latch_.is_set()) g = GoLimits{.visits = 1, .movetime_ms = 1};  // stopped before it began
-    engine_->set_position(root);
     const auto report = [&](const search::MctsResult<go::Move>& r) {
       EngineReport e;
       for (const auto m : r.pv) e.pv.push_back(go::to_vertex(m, root.size()));
@@ -337,6 +351,7 @@ class GoAdapter {
       e.depth = static_cast<int>(r.pv.size());
       e.nodes = r.playouts;
       e.time_ms = r.time_ms;
+      e.how = fmt::format("{} visits", r.root_visits);
       return e;
     };
     const GoEngine::InfoCallback on_info = [&](const search::MctsResult<go::Move>& r) {
@@ -346,6 +361,7 @@ class GoAdapter {
     const auto d = engine_->genmove(root, g, true, &on_info, 100);
     EngineReport e = report(d.result);
     e.move = go::to_vertex(d.move, root.size());
+    e.score = d.value;
     return e;
   }
 
