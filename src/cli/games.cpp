@@ -1,4 +1,8 @@
+// kibitz games: the registry, a game a line (name, players, what the entry wires, the position
+// text), or with --verbose the commands and engine options of each.
 #include <fmt/format.h>
+
+#include <memory>
 
 #include "cli/commands.hpp"
 
@@ -6,10 +10,32 @@ namespace kibitz::cli {
 
 Runner add_games(CLI::App& root, const Registry& registry) {
   auto* cmd = root.add_subcommand("games", "List the games this build plays");
-  cmd->footer("Example:\n  kibitz games");
-  return [&registry] {
-    for (const auto& g : registry.games())
-      fmt::print("{:<12} {} players  {}\n", g.name, g.num_players, g.summary);
+  auto verbose = std::make_shared<bool>(false);
+  cmd->add_flag("--verbose,-v", *verbose, "each game's engine options too");
+  cmd->footer("Example:\n  kibitz games\n  kibitz games --verbose");
+  return [&registry, verbose] {
+    for (const auto& g : registry.games()) {
+      std::string has;
+      const auto add = [&](bool present, const char* what) {
+        if (present) has += (has.empty() ? "" : ",") + std::string(what);
+      };
+      add(static_cast<bool>(g.engine), "engine");
+      add(static_cast<bool>(g.arena), "referee");
+      add(static_cast<bool>(g.bench), "bench");
+      fmt::print("{:<12} {} players  {:<21} {}\n", g.name, g.num_players, has.empty() ? "-" : has,
+                 g.summary);
+      if (!*verbose || !g.engine) continue;
+      const auto engine = g.engine();  // kept: the options live in it
+      for (const auto& o : engine->options())
+        fmt::print("    option {:<18} {} default {}{}  {}\n", o.name,
+                   o.type == engine::EngineOption::Type::kBool ? "bool" : "int",
+                   o.type == engine::EngineOption::Type::kBool ? (o.value ? "true" : "false")
+                                                               : std::to_string(o.value),
+                   o.type == engine::EngineOption::Type::kBool
+                       ? ""
+                       : fmt::format(" ({} to {})", o.min, o.max),
+                   o.help);
+    }
     return 0;
   };
 }
