@@ -301,8 +301,9 @@ class GoAdapter {
   std::vector<EngineOption> options() const {
     return {{"Threads", EngineOption::Type::kInt, options_.threads, 1, 256, "search threads"},
             {"resign", EngineOption::Type::kBool, options_.resign, 0, 1, "resign lost games"},
-            {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(options_.seed), 0,
-             std::numeric_limits<std::int64_t>::max(), "seed of the search"}};
+            {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(options_.seed),
+             std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
+             "seed of the search (64 bits, read as a signed number)"}};
   }
   Result<void> set(std::string_view name, std::int64_t v) {
     if (name == "Threads") options_.threads = static_cast<int>(v);

@@ -19,6 +19,7 @@
 #include "core/process.hpp"
 #include "core/rng.hpp"
 #include "core/text.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/go_engine.hpp"
 #include "games/go/search_traits.hpp"
 #include "games/go/sgf.hpp"
@@ -260,59 +261,68 @@ class GoGtpSeat final : public GoSeat {
 
 class GoBotSeat final : public GoSeat {
  public:
-  GoBotSeat(bool mcts, const engine::GoEngineOptions& options) : mcts_(mcts), options_(options) {}
+  // The mcts bot plays through the one engine contract; random (no engine) is here.
+  explicit GoBotSeat(std::unique_ptr<engine::AnyEngine> engine) : engine_(std::move(engine)) {}
   bool healthy() const override { return true; }
 
-  Result<void> new_game(const go::Rules& rules, const GoRequest&, std::uint64_t seed) override {
+  Result<void> new_game(const go::Rules&, const GoRequest&, std::uint64_t seed) override {
     rng_.reseed(seed);
-    if (mcts_) {
+    if (engine_) {
       // A fresh engine seeded by the game: the match is reproducible game by game.
-      engine::GoEngineOptions o = options_;
-      o.seed = seed;
-      engine_.reset();
-      engine_ = std::make_unique<engine::GoEngine>(o);
-      engine_->new_game(rules);
+      if (auto ok = engine_->set_option("seed", std::to_string(static_cast<std::int64_t>(seed)));
+          !ok)
+        return ok;
+      engine_->new_game();
     }
     return {};
   }
 
-  GoReply genmove(const go::Position& pos, const GoHistory&, const GoRequest& request, std::int64_t,
-                  const std::atomic<bool>&) override {
+  GoReply genmove(const go::Position& pos, const GoHistory& history, const GoRequest& request,
+                  std::int64_t, const std::atomic<bool>&) override {
     GoReply reply;
     const auto t0 = GoWall::now();
-    go::Move m = go::Move::pass();
     if (!engine_) {
+      go::Move m = go::Move::pass();
       std::vector<int> points;
       for (const int sq : pos.empty_points())
         if (go::playout_acceptable(pos, sq)) points.push_back(sq);
       std::sort(points.begin(), points.end());  // the board's order, not the empty list's
       if (!points.empty())
         m = go::Move{static_cast<std::uint16_t>(points[rng_.below(points.size())])};
+      reply.move = go::to_vertex(m, pos.size());
     } else {
+      // The game as the position text: every move with its colour (openings may give one
+      // colour two moves in a row).
+      std::string text = fmt::format("{} komi {}", pos.size(), go_number(pos.komi()));
+      for (const auto& [colour, m] : history)
+        text +=
+            fmt::format(" {}:{}", colour == go::kBlack ? 'B' : 'W', go::to_vertex(m, pos.size()));
+      engine::EngineLimits limits;
+      limits.nodes = request.limits.nodes;
+      limits.movetime_ms = request.limits.movetime_ms;
       const int side = pos.to_move() == go::kBlack ? 0 : 1;
-      engine::GoClock clock;
       if (request.limits.clock && request.clock.remaining_ms[side] >= 0) {
-        clock = go_engine_clock(*request.limits.clock);
-        clock.left_ms[pos.to_move()] = request.clock.remaining_ms[side];
-        clock.left_stones[pos.to_move()] = request.clock.moves_to_go;
-        clock.left_known[pos.to_move()] = true;
+        const engine::GoClock c = go_engine_clock(*request.limits.clock);
+        limits.clock_ms = request.clock.remaining_ms[side];
+        limits.moves_to_go = request.clock.moves_to_go;
+        limits.main_ms = c.main_ms;
+        limits.period_ms = c.byo_ms;
+        limits.period_moves = c.byo_stones;
       }
-      engine_->set_clock(clock);
-      const engine::GoLimits limits{.visits = request.limits.nodes,
-                                    .movetime_ms = request.limits.movetime_ms};
-      const auto d = engine_->genmove(pos, limits);
-      m = d.move;
-      reply.comment = fmt::format("{} visits {:.1f}%", d.result.root_visits, 100 * d.result.value);
+      reply.move = "pass";
+      if (auto ok = engine_->set_position(text); !ok) {
+        reply.comment = ok.error().message;  // cannot happen: the referee's own game
+      } else if (const auto r = engine_->think(limits)) {
+        reply.move = r->move;
+        reply.comment = fmt::format("{} {:.1f}%", r->how, 100 * r->score);
+      }
     }
-    reply.move = go::to_vertex(m, pos.size());
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(GoWall::now() - t0).count();
     return reply;
   }
 
  private:
-  bool mcts_;
-  engine::GoEngineOptions options_;
-  std::unique_ptr<engine::GoEngine> engine_;
+  std::unique_ptr<engine::AnyEngine> engine_;
   Rng rng_;
 };
 
@@ -494,7 +504,13 @@ class GoKind final : public GameKind {
     if (!spec.external()) {
       auto o = go_bot_options(spec);
       if (!o) return tl::unexpected(o.error());
-      return std::make_unique<GoBotSeat>(spec.bot == "mcts", *o);
+      std::unique_ptr<engine::AnyEngine> engine;
+      if (spec.bot == "mcts") {
+        engine = engine::make_go_any_engine();
+        for (const auto& [name, value] : spec.options)
+          if (auto ok = engine->set_option(name, value); !ok) return tl::unexpected(ok.error());
+      }
+      return std::make_unique<GoBotSeat>(std::move(engine));
     }
     auto process = spawn_player(spec);
     if (!process) return tl::unexpected(process.error());

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "api/game_state.hpp"
@@ -18,22 +19,42 @@ class GoState final : public GameState<GoState, Position> {
  public:
   using GameState::GameState;
   std::string move_text(Move m) const { return to_vertex(m, pos_.size()); }
+  // A move, or "B:d4" / "W:pass": that colour plays, whoever was to move (two moves of one
+  // colour in a row: handicap stones played as moves, an SGF main line).
   Result<void> apply(std::string_view text) override {
     if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
-    auto m = parse_vertex(text, pos_.size());
+    std::string_view vertex = text;
+    Color colour = pos_.to_move();
+    if (text.size() > 2 && text[1] == ':') {
+      const char c = static_cast<char>(text[0] | 0x20);
+      if (c != 'b' && c != 'w') return fail("move '{}': the colour is B or W", text);
+      colour = c == 'b' ? kBlack : kWhite;
+      vertex = text.substr(2);
+    }
+    auto m = parse_vertex(vertex, pos_.size());
     if (!m) return tl::unexpected(m.error());
-    if (auto r = pos_.play(*m); !r) return r;
-    moves_.push_back(*m);
+    const bool out_of_turn = colour != pos_.to_move();
+    const Color before = pos_.to_move();
+    if (out_of_turn) pos_.set_to_move(colour);
+    if (auto r = pos_.play(*m); !r) {
+      if (out_of_turn) pos_.set_to_move(before);
+      return r;
+    }
+    moves_.push_back({*m, out_of_turn ? std::optional<Color>(colour) : std::nullopt});
     return {};
   }
   std::string to_string() const override {
     std::string out = fmt::format("{} komi {}", pos_.size(), pos_.komi());
-    for (const Move m : moves_) out += " " + to_vertex(m, pos_.size());
+    for (const auto& [m, colour] : moves_) {
+      out += ' ';
+      if (colour) out += *colour == kBlack ? "B:" : "W:";
+      out += to_vertex(m, pos_.size());
+    }
     return out;
   }
 
  private:
-  std::vector<Move> moves_;
+  std::vector<std::pair<Move, std::optional<Color>>> moves_;  // the colour when out of turn
 };
 
 Result<std::unique_ptr<GoState>> parse_state(std::string_view text) {

@@ -1,8 +1,9 @@
 #pragma once
 // Go behind the registry's type-erased AnyState. Position text: an optional board size (5 to
 // 19, default 19) and "komi K" (default 7.5), then the moves played from the empty board as
-// GTP vertices or "pass", e.g. "9 komi 6.5 e5 c3 pass". Tromp-Taylor area scoring, positional
-// superko, suicide illegal (go::Rules defaults).
+// GTP vertices or "pass", e.g. "9 komi 6.5 e5 c3 pass"; a move prefixed "B:" or "W:" is
+// played by that colour whoever is to move (handicap stones played as moves). Tromp-Taylor area
+// scoring, positional superko, suicide illegal (go::Rules defaults).
 #include "api/any_state.hpp"
 #include "games/go/board.hpp"
 

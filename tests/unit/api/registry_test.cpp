@@ -60,6 +60,17 @@ TEST(Registry, BuiltinGoPlaysThroughAnyState) {
   // Black: B1, A2 and the whole empty board it alone touches; white has no stone left.
   EXPECT_EQ(s.returns(), (std::vector<double>{1.0, -1.0}));
 
+  // A colour prefix plays out of turn (handicap stones as moves); the text keeps it.
+  auto two = go->new_state("9 B:e5 B:c3 e7");
+  ASSERT_TRUE(two) << two.error().message;
+  EXPECT_EQ((*two)->to_string(), "9 komi 7.5 E5 B:C3 E7");
+  EXPECT_EQ((*two)->current_player(), 0);  // black, after white's E7
+  auto back = go->new_state((*two)->to_string());
+  ASSERT_TRUE(back);
+  EXPECT_EQ((*back)->hash(), (*two)->hash());
+  EXPECT_FALSE(go->new_state("9 X:e5"));
+  EXPECT_FALSE(go->new_state("9 e5 W:e5"));  // occupied, whoever plays it
+
   EXPECT_FALSE(go->new_state("4"));
   EXPECT_FALSE(go->new_state("9 komi"));
   auto bad = go->new_state("9 e5 z99");
