@@ -120,12 +120,10 @@ Examples:
 int run_match(MatchArgs& a, const Registry& registry) {
   auto& c = a.config;
   if (a.komi_given) {
-    if (const GameEntry* g = registry.find(a.game); g && !(g->match_settings & kKomiSetting)) {
-      std::string takers;
-      for (const auto& e : registry.games())
-        if (e.match_settings & kKomiSetting) takers += (takers.empty() ? "" : " and ") + e.title;
-      return report_error(fmt::format("--komi: {} has no komi (only {} has)", a.game, takers), 2);
-    }
+    if (const GameEntry* g = registry.find(a.game); g && !(g->match_settings & kKomiSetting))
+      return report_error(fmt::format("--komi: {} has no komi (only {} has)", a.game,
+                                      registry.titles_taking(kKomiSetting)),
+                          2);
   }
   auto game = registry.game_kind(a.game, c.settings);
   if (!game) return report_error(fmt::format("--game: {}", game.error().message), 2);

@@ -2,9 +2,12 @@
 // Small text helpers the line-based parsers and protocols share.
 #include <algorithm>
 #include <cctype>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/error.hpp"
 
 namespace kibitz {
 
@@ -41,6 +44,21 @@ inline std::string to_upper(std::string_view s) {
   std::transform(r.begin(), r.end(), r.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   return r;
+}
+
+// The data lines of a text file: each line trimmed, blank lines and '#' comments skipped.
+// f(text, line_number) returns Result<void>; its first error ends the walk and is returned.
+template <class F>
+Result<void> for_each_data_line(std::istream& in, F&& f) {
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    if (auto ok = f(text, n); !ok) return ok;
+  }
+  return {};
 }
 
 }  // namespace kibitz

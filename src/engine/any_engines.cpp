@@ -326,15 +326,13 @@ class GoAdapter {
     GoClock clock;
     if (l.clock_ms >= 0) {
       const int me = root.to_move() == go::kWhite ? 1 : 0;
-      clock.set = true;
       if (l.main_ms > 0 || l.period_ms > 0) {
+        clock.set = true;
         clock.main_ms = l.main_ms;
         clock.byo_ms = l.period_ms;
         clock.byo_stones = l.period_moves;
       } else {
-        clock.main_ms = l.clock_ms;
-        clock.byo_ms = l.increment_ms;
-        clock.byo_stones = l.increment_ms > 0 ? 1 : 0;
+        clock = go_clock_for(l.clock_ms, l.increment_ms, 0);
       }
       clock.left_ms[me] = l.clock_ms;
       clock.left_stones[me] = l.moves_to_go;

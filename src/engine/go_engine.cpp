@@ -50,6 +50,20 @@ GoEngine::GoEngine(const GoEngineOptions& options)
 
 GoEngine::~GoEngine() = default;
 
+GoClock go_clock_for(std::int64_t base_ms, std::int64_t increment_ms, int moves) {
+  GoClock c;
+  c.set = true;
+  if (moves > 0) {
+    c.byo_ms = base_ms;
+    c.byo_stones = moves;
+  } else {
+    c.main_ms = base_ms;
+    c.byo_ms = increment_ms;
+    c.byo_stones = increment_ms > 0 ? 1 : 0;
+  }
+  return c;
+}
+
 void GoEngine::new_game(const go::Rules& rules) {
   resign_streak_ = {0, 0};
   resign_last_move_ = {-10, -10};

@@ -59,6 +59,11 @@ struct GoClock {
   std::array<bool, 2> left_known{false, false};
 };
 
+// The GTP time settings of a control: moves > 0 is Canadian byo-yomi (`moves` moves in
+// base_ms, no main time); otherwise base_ms of main time, an increment read as byo-yomi of
+// one move. `set`, nothing known yet of what is left.
+GoClock go_clock_for(std::int64_t base_ms, std::int64_t increment_ms, int moves);
+
 // Charges a move's thinking time to colour `me`'s clock (0 Black, 1 White) when the controller
 // does not send time_left: the first charge starts from the main time (or the first byo-yomi
 // period when there is none); main time that runs out passes into Canadian byo-yomi, the move

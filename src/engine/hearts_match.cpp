@@ -36,15 +36,9 @@ Result<DealRecord> parse_deal_line(std::string_view line) {
   auto dir = parse_pass_dir(words[1]);
   if (!dir) return tl::unexpected(dir.error());
   d.dir = *dir;
-  for (std::size_t i = 0; i < 52; ++i) {
-    auto c = parse_card(words[2 + i]);
-    if (!c) return tl::unexpected(c.error());
-    if (d.hands[0].contains(*c) || d.hands[1].contains(*c) || d.hands[2].contains(*c) ||
-        d.hands[3].contains(*c))
-      return fail("card {} is dealt twice", to_string(*c));
-    d.hands[i / 13].add(*c);
-  }
-  if (auto ok = check_deal(d.hands); !ok) return tl::unexpected(ok.error());
+  auto hands = parse_deal(std::span<const std::string_view>(words).subspan(2));
+  if (!hands) return tl::unexpected(hands.error());
+  d.hands = *hands;
   return d;
 }
 
@@ -52,16 +46,13 @@ Result<std::vector<DealRecord>> read_deals(const std::string& path) {
   std::ifstream in(path);
   if (!in) return fail("cannot read deal file '{}'", path);
   std::vector<DealRecord> out;
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    const std::string_view t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    auto d = parse_deal_line(line);
+  auto read = for_each_data_line(in, [&](std::string_view t, int n) -> Result<void> {
+    auto d = parse_deal_line(t);
     if (!d) return with_context(d.error(), fmt::format("{}:{}", path, n));
     out.push_back(std::move(*d));
-  }
+    return {};
+  });
+  if (!read) return tl::unexpected(read.error());
   if (out.empty()) return fail("deal file '{}' holds no deals", path);
   return out;
 }

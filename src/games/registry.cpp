@@ -28,22 +28,22 @@ std::string Registry::names(const std::function<bool(const GameEntry&)>& has) co
   return out;
 }
 
+std::string Registry::titles_taking(unsigned setting) const {
+  std::string out;
+  for (const auto& e : games_)
+    if (e.match_settings & setting) out += (out.empty() ? "" : " and ") + e.title;
+  return out.empty() ? std::string("none") : out;
+}
+
 Result<std::unique_ptr<match::GameKind>> Registry::game_kind(
     std::string_view name, const match::GameSettings& settings) const {
   const GameEntry* g = find(name);
   if (!g) return fail("unknown game '{}' (known: {})", name, names());
-  // The games that take a setting, by title ("Go"), for the message when this one does not.
-  const auto takers = [&](unsigned bit) {
-    std::string out;
-    for (const auto& e : games_)
-      if (e.match_settings & bit) out += (out.empty() ? "" : " and ") + e.title;
-    return out.empty() ? std::string("none") : out;
-  };
   const unsigned takes = g->match_settings;
   if (settings.max_year && !(takes & kMaxYearSetting))
-    return fail("{} has no --max-year (only {} has)", name, takers(kMaxYearSetting));
+    return fail("{} has no --max-year (only {} has)", name, titles_taking(kMaxYearSetting));
   if (settings.komi != match::kDefaultKomi && !(takes & kKomiSetting))
-    return fail("{} has no --komi (only {} has)", name, takers(kKomiSetting));
+    return fail("{} has no --komi (only {} has)", name, titles_taking(kKomiSetting));
   if ((settings.board_size && !(takes & kBoardSizeSetting)) ||
       (!settings.rule.empty() && !(takes & kRuleSetting)))
     return fail("{} has no --board-size or --rule", name);

@@ -63,6 +63,8 @@ class Registry {
   const std::vector<GameEntry>& games() const { return games_; }
   // "chess, gomoku, go" (the names of the entries for which `has` holds; all by default).
   std::string names(const std::function<bool(const GameEntry&)>& has = {}) const;
+  // "Go" (the titles of the games that take a MatchSetting, joined by "and"; "none").
+  std::string titles_taking(unsigned setting) const;
   // `kibitz match`'s referee for the game `name` with these settings; an error names an
   // unknown game or a setting the game does not take.
   Result<std::unique_ptr<match::GameKind>> game_kind(std::string_view name,

@@ -65,17 +65,7 @@ char go_colour_letter(go::Color c) { return c == go::kWhite ? 'w' : 'b'; }
 
 // The GTP clock mapping (see go_arena.hpp) in milliseconds, for the Kibitz engine as well.
 engine::GoClock go_engine_clock(const TimeControl& tc) {
-  engine::GoClock c;
-  c.set = true;
-  if (tc.moves > 0) {
-    c.byo_ms = tc.base_ms;
-    c.byo_stones = tc.moves;
-  } else {
-    c.main_ms = tc.base_ms;
-    c.byo_ms = tc.increment_ms;
-    c.byo_stones = tc.increment_ms > 0 ? 1 : 0;
-  }
-  return c;
+  return engine::go_clock_for(tc.base_ms, tc.increment_ms, tc.moves);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -440,34 +430,25 @@ class GoKind final : public GameKind {
     } else if (format == "gtp") {
       std::ifstream in(o.file);
       if (!in) return fail("cannot read '{}'", o.file);
-      std::string line;
-      int n = 0;
-      while (std::getline(in, line)) {
-        ++n;
-        const auto text = trim(line);
-        if (text.empty() || text[0] == '#') continue;
+      auto read = for_each_data_line(in, [&](std::string_view text, int n) -> Result<void> {
         const std::string where = fmt::format("{}:{}", o.file, n);
         GoHistory moves;
-        bool fits = true;
         for (const auto word : split_blanks(text)) {
           auto m = go::parse_vertex(word, rules_.size);
           if (!m) {
             // Lines for bigger boards do not fit a smaller one: skip those, fail on garbage.
             if (m.error().message.find(" is off a ") != std::string::npos) {
-              fits = false;
-              break;
+              ++skipped;
+              return {};
             }
             return with_context(m.error(), where);
           }
           if (m->is_resign()) return fail("{}: resign is no opening move", where);
           moves.emplace_back(moves.size() % 2 == 0 ? go::kBlack : go::kWhite, *m);
         }
-        if (!fits) {
-          ++skipped;
-          continue;
-        }
-        if (auto ok = add(where, std::move(moves), o.plies); !ok) return ok;
-      }
+        return add(where, std::move(moves), o.plies);
+      });
+      if (!read) return read;
     } else {
       return fail(
           "unknown opening format '{}' for Go (sgf: SGF files, or a directory of them; gtp: "

@@ -48,15 +48,12 @@ class StateKind final : public GameKind {
                   name_);
     std::ifstream in(o.file);
     if (!in) return fail("cannot read '{}'", o.file);
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      const std::string_view t = trim(line);
-      if (t.empty() || t[0] == '#') continue;
+    auto read = for_each_data_line(in, [&](std::string_view t, int n) -> Result<void> {
       if (auto s = factory_(t); !s) return with_context(s.error(), fmt::format("{}:{}", o.file, n));
       book_.emplace_back(t);
-    }
+      return {};
+    });
+    if (!read) return read;
     if (book_.empty()) return fail("'{}' holds no positions", o.file);
     return {};
   }

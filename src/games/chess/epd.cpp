@@ -84,16 +84,13 @@ Result<std::vector<EpdRecord>> load_epd_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) return fail("cannot open EPD file '{}'", path);
   std::vector<EpdRecord> out;
-  std::string line;
-  int n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    const std::string_view t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
+  auto read = for_each_data_line(in, [&](std::string_view t, int n) -> Result<void> {
     auto rec = parse_epd(t);
     if (!rec) return with_context(rec.error(), fmt::format("{}:{}", path, n));
     out.push_back(std::move(*rec));
-  }
+    return {};
+  });
+  if (!read) return tl::unexpected(read.error());
   return out;
 }
 

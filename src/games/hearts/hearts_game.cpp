@@ -68,15 +68,10 @@ Result<std::unique_ptr<HeartsState>> parse_state(std::string_view text) {
   } else {
     if (tokens.size() - i < 52)
       return fail("hearts position: a deal needs 52 cards (found {} words)", tokens.size() - i);
-    for (std::size_t k = 0; k < 52; ++k, ++i) {
-      auto c = parse_card(tokens[i]);
-      if (!c) return with_context(c.error(), "hearts position");
-      for (const CardSet& hand : deal)
-        if (hand.contains(*c))
-          return fail("hearts position: card {} is dealt twice", hearts::to_string(*c));
-      deal[k / 13].add(*c);
-    }
-    if (auto ok = check_deal(deal); !ok) return with_context(ok.error(), "hearts position");
+    auto d = parse_deal(std::span<const std::string_view>(tokens).subspan(i, 52));
+    if (!d) return with_context(d.error(), "hearts position");
+    deal = *d;
+    i += 52;
   }
   auto state = std::make_unique<HeartsState>(deal, dir);
   for (std::size_t first = i; i < tokens.size(); ++i)

@@ -50,6 +50,20 @@ Result<void> check_deal(const Deal& d) {
   return {};
 }
 
+Result<Deal> parse_deal(std::span<const std::string_view> cards) {
+  if (cards.size() != kNumCards) return fail("a deal needs 52 cards (found {})", cards.size());
+  Deal d{};
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    auto c = parse_card(cards[i]);
+    if (!c) return tl::unexpected(c.error());
+    if (d[0].contains(*c) || d[1].contains(*c) || d[2].contains(*c) || d[3].contains(*c))
+      return fail("card {} is dealt twice", to_string(*c));
+    d[i / kHandSize].add(*c);
+  }
+  if (auto ok = check_deal(d); !ok) return tl::unexpected(ok.error());
+  return d;
+}
+
 State::State(const Deal& deal, PassDir dir, const Options& options,
              std::array<int, kNumPlayers> scores_before)
     : options_(options), hands_(deal), scores_before_(scores_before) {

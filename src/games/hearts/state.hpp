@@ -52,6 +52,9 @@ using Deal = std::array<CardSet, kNumPlayers>;
 Deal random_deal(Rng& rng);
 // Checks that four hands of 13 cards partition the deck; the error names the problem.
 Result<void> check_deal(const Deal& d);
+// A deal from 52 card words, 13 a hand, North, East, South, West (the shared deal files'
+// order); the error names a bad or repeated card.
+Result<Deal> parse_deal(std::span<const std::string_view> cards);
 
 enum class Phase : std::uint8_t { kPass, kPlay, kOver };
 
