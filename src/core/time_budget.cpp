@@ -51,21 +51,4 @@ bool TimeBudget::hard_expired() const {
   return false;
 }
 
-ClockAllocation allocate_from_clock(TimeBudget::Millis time_left_ms, TimeBudget::Millis inc_ms,
-                                    int moves_to_go, TimeBudget::Millis overhead_ms) {
-  using M = TimeBudget::Millis;
-  const M usable = std::max<M>(1, time_left_ms - overhead_ms);
-  // Sudden death: plan for about 30 more moves; with a control, spread over the moves left.
-  const M horizon = moves_to_go > 0 ? std::min(moves_to_go, 50) : 30;
-  M soft = usable / horizon + inc_ms * 3 / 4;
-  // Never plan to use more than 60% of what is left on one move; the hard limit may stretch
-  // to 5x the target but stays within 80% of the clock, so the engine never flags.
-  soft = std::min<M>(soft, usable * 6 / 10);
-  M hard = std::min<M>(soft * 5, usable * 8 / 10);
-  if (moves_to_go == 1) hard = std::min<M>(std::max(hard, soft), usable * 9 / 10);
-  soft = std::max<M>(1, soft);
-  hard = std::max<M>(soft, hard);
-  return {soft, hard};
-}
-
 }  // namespace kibitz

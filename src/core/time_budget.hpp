@@ -64,14 +64,4 @@ class TimeBudget {
   mutable std::atomic<bool> exceeded_{false};
 };
 
-// Clock-based allocation for a game clock: how long to think on this move given the time
-// left, the increment and the moves to the next time control (0 = sudden death), minus a
-// safety overhead per move. Returns {soft, hard} in milliseconds, both at least 1.
-struct ClockAllocation {
-  TimeBudget::Millis soft_ms;
-  TimeBudget::Millis hard_ms;
-};
-ClockAllocation allocate_from_clock(TimeBudget::Millis time_left_ms, TimeBudget::Millis inc_ms,
-                                    int moves_to_go, TimeBudget::Millis overhead_ms);
-
 }  // namespace kibitz

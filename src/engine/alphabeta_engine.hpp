@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/time_budget.hpp"
+#include "core/time_manager.hpp"
 #include "search/alphabeta/alphabeta.hpp"
 
 namespace kibitz::engine {

@@ -53,8 +53,13 @@ ClockAllocation AlphaBetaEngine<G>::allocation(const GoParams& params) const {
   using Millis = TimeBudget::Millis;
   Millis soft = TimeBudget::kUnlimited, hard = TimeBudget::kUnlimited;
   if (params.time_left >= 0) {
-    const ClockAllocation a = allocate_from_clock(params.time_left, params.increment,
-                                                  params.moves_to_go, move_overhead_ms_);
+    const ClockAllocation a = plan_move_time(MoverClock{.left_ms = params.time_left,
+                                                        .increment_ms = params.increment,
+                                                        .moves_to_go = params.moves_to_go,
+                                                        .period_ms = 0,
+                                                        .period_moves = 0,
+                                                        .move_cap_ms = -1},
+                                             TimePolicy{.reserve_ms = move_overhead_ms_});
     soft = a.soft_ms;
     hard = a.hard_ms;
     // One legal move: answer quickly, there is nothing to choose.

@@ -18,8 +18,11 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/time_manager.hpp"
 
 namespace kibitz::engine {
+
+struct GomokuOptions;
 
 // How long to think: a fixed time, a node (playout) or depth limit, a game clock, or until
 // stop(). Limits combine: the first reached ends the search. None at all: the engine's
@@ -36,8 +39,11 @@ struct EngineLimits {
   std::int64_t main_ms = 0;
   std::int64_t period_ms = 0;
   int period_moves = 0;
+  std::int64_t move_cap_ms = -1;  // the most one move may take (Gomocup's turn; -1: none)
   bool infinite = false;
 };
+// The limits' clock, as the time manager (core/time_manager.hpp) reads it.
+MoverClock mover_clock(const EngineLimits& limits);
 
 // What the engine says while it thinks, and its answer (the last report).
 struct EngineReport {
@@ -142,14 +148,17 @@ class EngineRunner final : public AnyEngine {
     if (A::finished(*position_)) return fail("go: the game is over, there is no move to make");
     if (thinking()) return fail("go: the engine is already thinking");
     if (on_own_thread()) return fail("go: not from the engine's own callback");
-    wait();
+    std::lock_guard lock(thread_mutex_);
+    if (thread_.joinable()) thread_.join();
     adapter_.arm();
     thinking_.store(true);
     thread_ = std::thread(
         [this, limits, pos = *position_, info = std::move(info), done = std::move(done)] {
+          worker_.store(std::this_thread::get_id());
           const EngineReport r = adapter_.search(pos, limits, info);
           thinking_.store(false);
           if (done) done(r);
+          worker_.store(std::thread::id{});
         });
     return {};
   }
@@ -157,19 +166,24 @@ class EngineRunner final : public AnyEngine {
     if (thinking()) adapter_.stop();
   }
   void wait() override {
-    // From the engine's own callback the answer is already given: nothing to wait for.
-    if (thread_.joinable() && !on_own_thread()) thread_.join();
+    // From the engine's own callback the answer is already given: nothing to wait for. Any
+    // number of threads may wait at once (a joined thread is joined once).
+    if (on_own_thread()) return;
+    std::lock_guard lock(thread_mutex_);
+    if (thread_.joinable()) thread_.join();
   }
   bool thinking() const override { return thinking_.load(); }
 
  private:
-  bool on_own_thread() const { return thread_.get_id() == std::this_thread::get_id(); }
+  bool on_own_thread() const { return worker_.load() == std::this_thread::get_id(); }
 
   A adapter_;
   std::vector<EngineOption> options_;
   std::optional<typename A::Position> position_;
   std::atomic<bool> thinking_{false};
+  std::mutex thread_mutex_;  // guards thread_: its start and its join
   std::thread thread_;
+  std::atomic<std::thread::id> worker_{};  // the thinking thread while it runs
 };
 
 // The engines of the games that have one, as the registry makes them.
@@ -177,6 +191,9 @@ class EngineRunner final : public AnyEngine {
 std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain = false);
 // Gomoku: the five-stage pipeline, or (threats false) its alpha-beta alone.
 std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats = true, std::size_t hash_mb = 64);
+// ... with the pipeline's options as given (Gomocup's command line).
+std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
+                                                  std::size_t hash_mb);
 std::unique_ptr<AnyEngine> make_go_any_engine();
 // Hearts: the search bot for the seat to move, from what that seat has seen (the position
 // text shows the whole deal; the bot is given only the seat's Observation).

@@ -38,6 +38,15 @@ Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view 
   return v;
 }
 
+MoverClock mover_clock(const EngineLimits& l) {
+  return MoverClock{.left_ms = l.clock_ms,
+                    .increment_ms = l.increment_ms,
+                    .moves_to_go = l.moves_to_go,
+                    .period_ms = l.period_ms,
+                    .period_moves = l.period_moves,
+                    .move_cap_ms = l.move_cap_ms};
+}
+
 Result<EngineReport> AnyEngine::think(const EngineLimits& limits, ReportFn info) {
   EngineReport answer;
   auto ok = go(limits, std::move(info), [&answer](const EngineReport& r) { answer = r; });
@@ -172,11 +181,9 @@ class GomokuAdapter {
   static bool finished(const Position& p) { return p.is_terminal(); }
 
   // threats false: the alpha-beta alone (the match's `alphabeta` bot).
-  explicit GomokuAdapter(bool threats = true, std::size_t hash_mb = 64)
+  GomokuAdapter(const GomokuOptions& options, std::size_t hash_mb)
       : engine_(hash_mb), hash_mb_(hash_mb) {
-    auto o = engine_.options();
-    o.threats = threats;
-    engine_.set_options(o);
+    engine_.set_options(options);
   }
   // Hash, the pipeline's stages (threats, vct, defence, defence_vct) and each alpha-beta
   // technique (true / false).
@@ -231,16 +238,12 @@ class GomokuAdapter {
     g.depth = l.depth;
     g.nodes = l.nodes;
     // A clock: the Gomocup session's share (what is left over the moves still to come).
-    const int empty = root.size() * root.size() - root.stones_on_board();
     if (l.infinite)
       g.movetime_ms = kForever;
     else if (l.movetime_ms > 0)
       g.movetime_ms = l.movetime_ms;
-    else if (l.clock_ms >= 0)
-      g.movetime_ms = std::max<std::int64_t>(
-          1, (l.clock_ms - std::min<std::int64_t>(100, l.clock_ms / 10)) /
-                     std::max(20, l.moves_to_go > 0 ? l.moves_to_go : empty / 4) +
-                 l.increment_ms * 3 / 4);
+    else if (l.clock_ms >= 0 || l.move_cap_ms >= 0)
+      g.movetime_ms = plan_move_time(mover_clock(l), gomoku_time_policy(root)).soft_ms;
     else if (l.depth > 0 || l.nodes > 0)
       g.movetime_ms = 1'000'000;  // the limit alone (the stages' shares stay finite)
     const auto text = [](std::span<const gomoku::Move> pv) {
@@ -282,6 +285,7 @@ class GomokuAdapter {
     root.candidate_moves(moves);
     EngineReport e;
     if (!moves.empty()) e.move = gomoku::to_text(moves[0]);
+    e.how = "stopped";  // before its search began
     return e;
   }
   GomokuEngine engine_;
@@ -408,8 +412,23 @@ class HeartsAdapter {
     const int cards = static_cast<int>(s.hand(seat).size());
     if (l.movetime_ms > 0)
       cfg.time_budget_ms = static_cast<int>(l.movetime_ms);
-    else if (l.clock_ms >= 0)
-      cfg.time_budget_ms = static_cast<int>(std::max<std::int64_t>(1, l.clock_ms / (cards + 1)));
+    else if (l.clock_ms >= 0 || l.move_cap_ms >= 0)
+      // The clock over the cards still to play (and this decision), never stretched.
+      cfg.time_budget_ms = static_cast<int>(std::min<std::int64_t>(
+          plan_move_time(mover_clock(l), TimePolicy{.expected_moves = cards + 1,
+                                                    .max_horizon = 52,
+                                                    .reserve_ms = 0,
+                                                    .reserve_divisor = 0,
+                                                    .margin_ms = 0,
+                                                    .increment_percent = 75,
+                                                    .soft_cap = {1, 1},
+                                                    .stretch = 1,
+                                                    .hard_cap = {1, 1},
+                                                    .period_stretch = 1,
+                                                    .period_cap = {1, 1},
+                                                    .keep_half = false})
+              .soft_ms,
+          1'000'000'000));
     if (l.nodes > 0) cfg.worlds = static_cast<int>(std::min<std::uint64_t>(l.nodes, 100000));
     // One bot while the settings hold: the search reuses its worlds between decisions.
     if (!bot_ || cfg.time_budget_ms != bot_cfg_.time_budget_ms || cfg.worlds != bot_cfg_.worlds) {
@@ -460,7 +479,13 @@ std::unique_ptr<AnyEngine> make_chess_any_engine(bool plain) {
   return std::make_unique<EngineRunner<ChessAdapter>>(plain);
 }
 std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats, std::size_t hash_mb) {
-  return std::make_unique<EngineRunner<GomokuAdapter>>(threats, hash_mb);
+  GomokuOptions o;
+  o.threats = threats;
+  return make_gomoku_any_engine(o, hash_mb);
+}
+std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
+                                                  std::size_t hash_mb) {
+  return std::make_unique<EngineRunner<GomokuAdapter>>(options, hash_mb);
 }
 std::unique_ptr<AnyEngine> make_hearts_any_engine() {
   return std::make_unique<EngineRunner<HeartsAdapter>>();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/rng.hpp"
 #include "core/text.hpp"
@@ -105,27 +106,35 @@ GoEngine::ClockLimits GoEngine::clock_limits_ms(const Position& pos) const {
     left = c.byo_ms;
     stones = c.byo_stones;
   }
-  std::int64_t per_move = 0, most = 0;
-  if (stones > 0) {
-    // A period: the stones' share; an unclear move may take up to twice it while every
-    // stone still to play keeps at least half its share (one stone: the whole period).
-    per_move = left / stones;
-    most = std::min(2 * per_move, left - (stones - 1) * (per_move / 2));
-  } else {
-    const int empty = static_cast<int>(pos.empty_points().size());
-    per_move = left / std::max(20, empty / 3);
-    // Main time: up to three times the share, never more than a sixth of what is left.
-    most = std::min(3 * per_move, left / 6);
-    if (c.byo_stones > 0) {
-      per_move += c.byo_ms / c.byo_stones;
-      most += c.byo_ms / c.byo_stones;
-    }
-  }
-  most = std::max(most, per_move);
-  // The safety margin scales with the move's share: a fixed 100 ms would keep 2.7 s of a 3 s
-  // sudden-death clock unused (every share below it fell to the floor).
-  const std::int64_t margin = std::min(kSafetyMs, per_move / 5);
-  return {std::max<std::int64_t>(1, per_move - margin), std::max<std::int64_t>(1, most - margin)};
+  MoverClock clock{.left_ms = std::max<std::int64_t>(0, left),
+                   .increment_ms = 0,
+                   .moves_to_go = stones,
+                   .period_ms = stones > 0 ? 0 : c.byo_ms,
+                   .period_moves = stones > 0 ? 0 : c.byo_stones,
+                   .move_cap_ms = -1};
+  const ClockAllocation a = plan_move_time(clock, go_time_policy(pos));
+  return {a.soft_ms, a.hard_ms};
+}
+
+TimePolicy go_time_policy(const Position& pos) {
+  // Main time: a share of max(20, empty points / 3) moves, an unclear move up to three
+  // shares but never more than a sixth of what is left. A period: its stones' share, an
+  // unclear move up to twice it while every other stone keeps half its own (one stone: the
+  // whole period). The safety margin scales with the share: a fixed 100 ms would keep 2.7 s
+  // of a 3 s sudden-death clock unused (every share below it fell to the floor).
+  const int empty = static_cast<int>(pos.empty_points().size());
+  return TimePolicy{.expected_moves = std::max(20, empty / 3),
+                    .max_horizon = std::numeric_limits<int>::max(),
+                    .reserve_ms = 0,
+                    .reserve_divisor = 0,
+                    .margin_ms = GoEngine::kSafetyMs,
+                    .increment_percent = 0,
+                    .soft_cap = {1, 1},
+                    .stretch = 3,
+                    .hard_cap = {1, 6},
+                    .period_stretch = 2,
+                    .period_cap = {1, 1},
+                    .keep_half = true};
 }
 
 void charge_clock(GoClock& c, int me, std::int64_t elapsed_ms) {

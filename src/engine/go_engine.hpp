@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/time_budget.hpp"
+#include "core/time_manager.hpp"
 #include "engine/bench.hpp"
 #include "games/go/board.hpp"
 #include "games/go/search_traits.hpp"
@@ -71,6 +71,9 @@ GoClock go_clock_for(std::int64_t base_ms, std::int64_t increment_ms, int moves)
 // starts afresh. A time_left from the controller overrides the tally. No clock (or GTP's "no
 // time limit": byo-yomi time with no stones) is left alone.
 void charge_clock(GoClock& clock, int me, std::int64_t elapsed_ms);
+
+// How Go's search spends a clock (the time manager's policy; see GoEngine::clock_limits_ms).
+TimePolicy go_time_policy(const go::Position& pos);
 
 class GoDeep;
 

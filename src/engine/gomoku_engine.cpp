@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <future>
+#include <limits>
 
 #include "core/text.hpp"
 #include "engine/alphabeta_engine_impl.hpp"
@@ -273,20 +274,46 @@ std::vector<std::array<Move, 3>> swap2_openings(int size) {
   return out;
 }
 
-Swap2Answer swap2_decide(GomokuEngine& engine, const Position& pos, TimeBudget::Millis budget_ms) {
+TimePolicy gomoku_time_policy(const Position& pos) {
+  const int empty = pos.size() * pos.size() - pos.stones_on_board();
+  return TimePolicy{.expected_moves = std::max(20, empty / 4),
+                    .max_horizon = std::numeric_limits<int>::max(),
+                    .reserve_ms = 60,
+                    .reserve_divisor = 10,
+                    .margin_ms = 0,
+                    .increment_percent = 75,
+                    .soft_cap = {1, 1},
+                    .stretch = 1,
+                    .hard_cap = {1, 1},
+                    .period_stretch = 1,
+                    .period_cap = {1, 1},
+                    .keep_half = true};
+}
+
+Swap2Answer swap2_decide(AnyEngine& engine, std::string_view text, const Position& pos,
+                         TimeBudget::Millis budget_ms) {
   Swap2Answer a;
+  // The score of a position for the side to move, and its move (a failed search: none).
+  const auto judge = [&engine](const std::string& position, TimeBudget::Millis ms) {
+    EngineReport r;
+    if (engine.set_position(position)) {
+      EngineLimits l;
+      l.movetime_ms = std::max<TimeBudget::Millis>(1, ms);
+      if (auto answer = engine.think(l)) r = *answer;
+    }
+    return r;
+  };
   const int stones = pos.stones_on_board();
   if (stones == 0) {
     const auto openings = swap2_openings(pos.size());
-    const TimeBudget::Millis each = std::max<TimeBudget::Millis>(
-        1, budget_ms / static_cast<TimeBudget::Millis>(openings.size()));
+    const TimeBudget::Millis each = budget_ms / static_cast<TimeBudget::Millis>(openings.size());
     int best_score = 0;
     for (const auto& o : openings) {
-      Position p = pos;
-      for (const Move m : o) p.apply(m);
-      const GomokuDecision d = engine.think(p, {.movetime_ms = each});
-      if (a.stones.empty() || std::abs(d.score) < std::abs(best_score)) {
-        best_score = d.score;
+      std::string position(text);
+      for (const Move m : o) position += " " + gomoku::to_text(m);
+      const int score = static_cast<int>(judge(position, each).score);
+      if (a.stones.empty() || std::abs(score) < std::abs(best_score)) {
+        best_score = score;
         a.stones.assign(o.begin(), o.end());
       }
     }
@@ -295,15 +322,16 @@ Swap2Answer swap2_decide(GomokuEngine& engine, const Position& pos, TimeBudget::
     return a;
   }
   // White to move (3 or 5 stones): the side that would play on is white.
-  const GomokuDecision d =
-      engine.think(pos, {.movetime_ms = std::max<TimeBudget::Millis>(1, budget_ms)});
-  if (d.score < 0 || !d.move) {
+  const EngineReport d = judge(std::string(text), budget_ms);
+  const auto move = gomoku::parse_move(pos, d.move);
+  const int score = static_cast<int>(d.score);
+  if (score < 0 || !move) {
     a.swap = true;
-    a.reason = fmt::format("white to move scores {}: taking black", d.score);
+    a.reason = fmt::format("white to move scores {}: taking black", score);
   } else {
-    a.stones.push_back(d.move);
-    a.reason = fmt::format("white to move scores {}: staying white with {}", d.score,
-                           gomoku::to_gomocup(d.move));
+    a.stones.push_back(*move);
+    a.reason = fmt::format("white to move scores {}: staying white with {}", score,
+                           gomoku::to_gomocup(*move));
   }
   return a;
 }

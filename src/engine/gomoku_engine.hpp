@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/alphabeta_engine.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/bench.hpp"
 #include "games/gomoku/position.hpp"
 #include "games/gomoku/search_traits.hpp"
@@ -80,6 +81,12 @@ class GomokuEngine {
   std::atomic<bool> stop_requested_{false};
 };
 
+// How the gomoku engine spends a clock (the time manager's policy): what is left, less a
+// reserve of a tenth of it (at most 60 ms), over the moves still to come, at least 20 (a
+// quarter of the empty points); three quarters of an increment on top. The pipeline does not
+// stretch a move: the share is its budget.
+TimePolicy gomoku_time_policy(const gomoku::Position& pos);
+
 // The swap2 opening rule's questions (Gomocup's SWAP2BOARD). With no stones: three to
 // place (black, white, black), the candidate among the 26 classical openings (black in the
 // centre, white beside it straight or diagonally, black within two points of the centre)
@@ -90,7 +97,8 @@ struct Swap2Answer {
   std::vector<gomoku::Move> stones;  // when not swapping: 3, or 1 (white's move)
   std::string reason;                // one line for the log / MESSAGE
 };
-Swap2Answer swap2_decide(GomokuEngine& engine, const gomoku::Position& pos,
+// `engine` is a gomoku engine behind the contract, `text` the position's text (what `pos` is).
+Swap2Answer swap2_decide(AnyEngine& engine, std::string_view text, const gomoku::Position& pos,
                          TimeBudget::Millis budget_ms);
 // The 26 opening triples on an empty board of `size` (exposed for tests).
 std::vector<std::array<gomoku::Move, 3>> swap2_openings(int size);

@@ -210,10 +210,10 @@ class GomokuBotSeat final : public GomokuSeat {
       const int side = pos.side_to_move() == gomoku::kBlack ? 0 : 1;
       limits.movetime_ms = request.limits.movetime_ms > 0 ? request.limits.movetime_ms : 450;
       if (request.clock.remaining_ms[side] >= 0) {
-        // A share of the clock: what is left over 20 moves more, never past the clock.
-        const auto left = request.clock.remaining_ms[side];
-        limits.movetime_ms = std::max<std::int64_t>(
-            1, std::min<std::int64_t>(left / 20 + request.clock.increment_ms[side] / 2, left / 2));
+        // A clock: the engine spends it as under Gomocup (the time manager's gomoku policy).
+        limits.movetime_ms = 0;
+        limits.clock_ms = request.clock.remaining_ms[side];
+        limits.increment_ms = request.clock.increment_ms[side];
       }
       limits.nodes = request.limits.nodes;
       limits.depth = request.limits.depth;

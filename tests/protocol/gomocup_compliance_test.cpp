@@ -4,6 +4,8 @@
 // and the swap2 extension (SWAP2BOARD). The regressions of issue 22 are marked "repro".
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <sstream>
 #include <string>
 
@@ -123,6 +125,23 @@ TEST(GomocupCompliance, Repro8TimeLimitsAsTheProtocolDefinesThem) {
   EXPECT_EQ(s.move_budget_ms(), 4940);
   s.handle("INFO timeout_turn 0");  // as fast as possible
   EXPECT_EQ(s.move_budget_ms(), 1);
+}
+
+TEST(GomocupCompliance, TheEngineIsGivenTheBoardAsSetupAndThenTheMoves) {
+  std::istringstream in;
+  std::ostringstream out;
+  SessionOptions o;
+  o.movetime_ms = 5;
+  o.messages = false;
+  Session s(in, out, o);
+  ASSERT_TRUE(s.handle("START 15"));
+  for (const char* line : {"BOARD", "7,7,2", "8,8,1", "6,6,2", "DONE"}) s.handle(line);
+  s.wait();
+  // Two opponent stones and one own: we are white; the BOARD's stones carry no order.
+  const std::string text = s.position_text();
+  EXPECT_EQ(text.rfind("freestyle 15 b:h8 w:i9 b:g7 ", 0), 0u) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), ' '), 5) << text;  // and our move, as a move
+  EXPECT_EQ(text.find(':', text.rfind(' ')), std::string::npos) << text;
 }
 
 TEST(GomocupCompliance, Swap2OpeningsAreTheClassical26) {

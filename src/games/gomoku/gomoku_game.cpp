@@ -30,14 +30,24 @@ class GomokuState final : public GameState<GomokuState, Position> {
     std::string out;
     if (pos_.variant() != Variant{})
       out = fmt::format("{} {}", rule_name(pos_.rule()), pos_.size());
-    for (Move m : moves_) {
+    const auto word = [&out](std::string_view w) {
       if (!out.empty()) out += ' ';
-      out += to_text(m);
-    }
+      out += w;
+    };
+    for (std::size_t i = 0; i < setup_.size(); ++i)
+      word(fmt::format("{}:{}", setup_colour_[i] ? 'w' : 'b', to_text(setup_[i])));
+    for (Move m : moves_) word(to_text(m));
     return out;
+  }
+  // The stones placed before the moves (the text's colour-prefixed words).
+  void set_setup(std::vector<Move> stones, std::vector<bool> white) {
+    setup_ = std::move(stones);
+    setup_colour_ = std::move(white);
   }
 
  private:
+  std::vector<Move> setup_;
+  std::vector<bool> setup_colour_;
   std::vector<Move> moves_;
 };
 
@@ -79,7 +89,35 @@ Result<std::unique_ptr<GomokuState>> parse_state(std::string_view text) {
     break;
   }
   if (!have_size && v.rule == Rule::kCapture) v.size = 19;
-  auto state = std::make_unique<GomokuState>(Position(v));
+  // Stones placed without an order ("b:h8 w:h9": a position from a board, as Gomocup's BOARD
+  // gives it), with no rule checked while placing; black to move when the colours are even.
+  std::vector<std::pair<int, int>> black, white;
+  std::vector<Move> setup;
+  std::vector<bool> setup_white;
+  const Position empty(v);
+  for (; first_move < tokens.size(); ++first_move) {
+    const std::string_view t = tokens[first_move];
+    if (t.size() < 3 || t[1] != ':') break;
+    const char c = static_cast<char>(t[0] | 0x20);
+    if (c != 'b' && c != 'w') break;
+    auto m = parse_move(empty, t.substr(2));
+    if (!m) return with_context(m.error(), fmt::format("gomoku position, stone '{}'", t));
+    (c == 'b' ? black : white).emplace_back(x_of(m->sq), y_of(m->sq));
+    setup.push_back(*m);
+    setup_white.push_back(c == 'w');
+  }
+  std::unique_ptr<GomokuState> state;
+  if (setup.empty()) {
+    state = std::make_unique<GomokuState>(empty);
+  } else {
+    if (black.size() != white.size() && black.size() != white.size() + 1)
+      return fail("gomoku position: {} black and {} white stones cannot be a position",
+                  black.size(), white.size());
+    auto p = Position::from_setup(v, black, white, black.size() == white.size() ? 0 : 1);
+    if (!p) return with_context(p.error(), "gomoku position");
+    state = std::make_unique<GomokuState>(*p);
+    state->set_setup(std::move(setup), std::move(setup_white));
+  }
   for (std::size_t i = first_move; i < tokens.size(); ++i) {
     if (auto r = state->apply(tokens[i]); !r)
       return with_context(r.error(), fmt::format("gomoku position, move {}", i - first_move + 1));

@@ -36,16 +36,33 @@ bool parse_numbers(std::string_view s, std::vector<std::int64_t>& out, std::size
   return out.size() == want;
 }
 
+// The position text of stones played alternately from black, the first `setup` of them
+// placed without an order ("b:h8 w:h9"), the rest as moves.
+std::string text_of(const gomoku::Variant& v, const std::vector<std::pair<int, int>>& stones,
+                    std::size_t setup) {
+  std::string text = fmt::format("{} {}", gomoku::rule_name(v.rule), v.size);
+  for (std::size_t i = 0; i < stones.size(); ++i) {
+    const auto [x, y] = stones[i];
+    const std::string move =
+        gomoku::to_text(gomoku::Move{static_cast<std::uint16_t>(gomoku::square_of(x, y))});
+    text += i < setup ? fmt::format(" {}:{}", i % 2 ? 'w' : 'b', move) : " " + move;
+  }
+  return text;
+}
+
 }  // namespace
 
 Session::Session(std::istream& in, std::ostream& out, SessionOptions options)
-    : in_(in), out_(out), options_(options), engine_(options.hash_mb), position_() {
+    : in_(in),
+      out_(out),
+      options_(options),
+      engine_(engine::make_gomoku_any_engine(options.engine, options.hash_mb)),
+      position_() {
   in_.tie(nullptr);  // reads must not flush the output outside the lock (see uci.cpp)
-  engine_.set_options(options_.engine);
 }
 
 Session::~Session() {
-  engine_.stop();
+  engine_->stop();
   wait();
 }
 
@@ -57,7 +74,9 @@ void Session::send(std::string_view line) {
 void Session::error(std::string_view message) { send(fmt::format("ERROR {}", message)); }
 
 void Session::wait() {
-  if (thinker_.joinable()) thinker_.join();
+  // The swap2 thread's searches first: it waits on the engine itself.
+  if (swap2_.joinable()) swap2_.join();
+  engine_->wait();
 }
 
 int Session::run() {
@@ -66,13 +85,13 @@ int Session::run() {
   while (!end && std::getline(in_, line)) end = !handle(line);
   // END stops the thinking at once; at the end of piped input a move being thought about is
   // still answered.
-  if (end) engine_.stop();
+  if (end) engine_->stop();
   wait();
   return 0;
 }
 
 bool Session::start(int size) {
-  if (thinking_.load()) engine_.stop();
+  if (thinking_.load()) engine_->stop();
   wait();
   if (size < 15 || size > gomoku::kMaxSize) {
     error(fmt::format("unsupported board size {} (15 to {})", size, gomoku::kMaxSize));
@@ -82,7 +101,8 @@ bool Session::start(int size) {
   variant_.rule = gomoku::rule_from_gomocup_bits(capture_ ? (rule_bits_ | 16) : (rule_bits_ & ~16));
   position_ = gomoku::Position(variant_);
   history_.clear();
-  engine_.new_game();
+  setup_ = 0;
+  engine_->new_game();
   started_ = true;
   return true;
 }
@@ -94,24 +114,29 @@ void Session::apply_rule_bits(int bits) {
   if (started_ && position_.stones_on_board() == 0) start(variant_.size);
 }
 
-std::int64_t Session::move_budget_ms() const {
-  if (options_.movetime_ms > 0) return options_.movetime_ms;
+engine::EngineLimits Session::limits() const {
+  engine::EngineLimits l;
+  if (options_.movetime_ms > 0) {
+    l.movetime_ms = options_.movetime_ms;
+    return l;
+  }
   // The protocol's values: timeout_turn 0 = play as fast as possible; timeout_match 0 = no
   // match limit; time_left = what is left of the match clock (0: nothing, answer at once).
-  std::int64_t budget = kDefaultMoveMs;
-  if (timeout_turn_ >= 0) budget = std::max<std::int64_t>(1, timeout_turn_ - kSafetyMs);
-  const bool match_clock = timeout_match_ != 0 && (time_left_ >= 0 || timeout_match_ > 0);
-  if (match_clock) {
-    // Spread what is left over the moves still to come (at least 20), keeping a reserve that
-    // scales with the clock (a tenth of it, at most the usual safety margin).
-    const std::int64_t left = time_left_ >= 0 ? time_left_ : timeout_match_;
-    const std::int64_t reserve = std::min<std::int64_t>(kSafetyMs, left / 10);
-    const int placed = position_.stones_on_board();
-    const int to_come = std::max(20, (variant_.size * variant_.size - placed) / 4);
-    budget = std::min(budget, std::max<std::int64_t>(1, (left - reserve) / to_come));
-  }
-  return budget;
+  // The turn, less the safety margin, caps every move (the seed's default without one).
+  l.move_cap_ms =
+      timeout_turn_ >= 0 ? std::max<std::int64_t>(1, timeout_turn_ - kSafetyMs) : kDefaultMoveMs;
+  if (timeout_match_ != 0 && (time_left_ >= 0 || timeout_match_ > 0))
+    l.clock_ms = time_left_ >= 0 ? time_left_ : timeout_match_;
+  return l;
 }
+
+std::int64_t Session::move_budget_ms() const {
+  const engine::EngineLimits l = limits();
+  if (l.movetime_ms > 0) return l.movetime_ms;
+  return plan_move_time(engine::mover_clock(l), engine::gomoku_time_policy(position_)).soft_ms;
+}
+
+std::string Session::position_text() const { return text_of(variant_, history_, setup_); }
 
 void Session::think() {
   if (position_.is_terminal()) {
@@ -119,21 +144,28 @@ void Session::think() {
     return;
   }
   wait();
+  if (auto ok = engine_->set_position(position_text()); !ok) {
+    error(ok.error().message);
+    return;
+  }
   thinking_.store(true);
-  const engine::GomokuLimits limits{.movetime_ms = move_budget_ms()};
-  thinker_ = std::thread([this, limits, pos = position_] {
-    const auto d = engine_.think(pos, limits);
-    if (d.move) {
-      play(d.move);  // our own move, as the protocol expects us to remember it
+  auto done = [this](const engine::EngineReport& r) {
+    const auto m = gomoku::parse_move(position_, r.move);
+    if (m && !r.move.empty()) {
+      play(*m);  // our own move, as the protocol expects us to remember it
       if (options_.messages)
-        send(fmt::format("MESSAGE {} depth {} score {} nodes {} time {} ms", d.stage, d.depth,
-                         d.score, d.nodes, d.time_ms));
-      send(gomoku::to_gomocup(d.move));
+        send(fmt::format("MESSAGE {} depth {} score {} nodes {} time {} ms", r.how, r.depth,
+                         static_cast<std::int64_t>(r.score), r.nodes, r.time_ms));
+      send(gomoku::to_gomocup(*m));
     } else {
       error("no legal move");
     }
     thinking_.store(false);
-  });
+  };
+  if (auto ok = engine_->go(limits(), {}, std::move(done)); !ok) {
+    thinking_.store(false);
+    error(ok.error().message);
+  }
 }
 
 void Session::board_line(std::string_view line) {
@@ -190,6 +222,7 @@ void Session::finish_board() {
   }
   position_ = *pos;
   history_ = order;
+  setup_ = variant_.rule == gomoku::Rule::kCapture ? 0 : order.size();
   think();
 }
 
@@ -225,8 +258,11 @@ void Session::finish_swap2() {
   wait();
   thinking_.store(true);
   const std::int64_t budget = move_budget_ms();
-  thinker_ = std::thread([this, budget, pos = *pos] {
-    const engine::Swap2Answer a = engine::swap2_decide(engine_, pos, budget);
+  // The stones as a position text, as position_from reads them.
+  std::string opening =
+      text_of(variant_, stones, variant_.rule == gomoku::Rule::kCapture ? 0 : stones.size());
+  swap2_ = std::thread([this, budget, opening = std::move(opening), pos = *pos] {
+    const engine::Swap2Answer a = engine::swap2_decide(*engine_, opening, pos, budget);
     if (options_.messages) send(fmt::format("MESSAGE swap2: {}", a.reason));
     if (a.swap) {
       send("SWAP");
@@ -293,8 +329,9 @@ bool Session::handle(std::string_view raw) {
     } else if (key == "max_memory") {
       // Memory for the transposition table: a quarter of the limit, at least 1 MB.
       if (v > 0 && !busy)
-        engine_.set_hash_mb(std::clamp<std::size_t>(static_cast<std::size_t>(v) / 4 / (1 << 20), 1,
-                                                    options_.hash_mb));
+        (void)engine_->set_option(
+            "Hash", std::to_string(std::clamp<std::size_t>(
+                        static_cast<std::size_t>(v) / 4 / (1 << 20), 1, options_.hash_mb)));
     } else if (key == "rule") {
       apply_rule_bits(static_cast<int>(v));
     } else if (key == "capture") {
@@ -375,6 +412,7 @@ bool Session::handle(std::string_view raw) {
       return true;
     }
     history_ = std::move(shorter);
+    setup_ = variant_.rule == gomoku::Rule::kCapture ? 0 : history_.size();
     position_ = *pos;
     send("OK");
   } else {

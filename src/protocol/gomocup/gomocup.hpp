@@ -1,8 +1,9 @@
 #pragma once
-// The Gomocup (piskvork) protocol over the gomoku engine: a text adapter only. Commands are
-// read on the calling thread while the engine thinks on its own, so END (and a changed time
-// limit) is seen at once; every output line goes out under one lock. Bad input gets an
-// `ERROR message` line and the session goes on.
+// The Gomocup (piskvork) protocol over the gomoku engine behind the engine contract
+// (engine::AnyEngine): a text adapter only. Commands are read on the calling thread while the
+// engine thinks on its own thread, so END (and a changed time limit) is seen at once; every
+// output line goes out under one lock. Bad input gets an `ERROR message` line and the session
+// goes on. The move's time comes from the time manager with the gomoku policy.
 //
 // Supported: START, RECTSTART (square boards), RESTART, BEGIN, TURN, BOARD ... DONE, INFO
 // (timeout_turn, timeout_match, time_left, max_memory, game_type, rule, folder), END, ABOUT,
@@ -11,12 +12,14 @@
 // (Ninuki).
 #include <atomic>
 #include <iosfwd>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
+#include "engine/any_engine.hpp"
 #include "engine/gomoku_engine.hpp"
 #include "games/gomoku/position.hpp"
 
@@ -41,11 +44,14 @@ class Session {
   void wait();
   // The next move's time budget from the INFO limits (exposed for tests).
   std::int64_t move_budget_ms() const;
+  // The position as the engine is given it (exposed for tests).
+  std::string position_text() const;
 
  private:
   void send(std::string_view line);
   void error(std::string_view message);
   bool start(int size);
+  engine::EngineLimits limits() const;
   void think();
   void apply_rule_bits(int bits);
   void board_line(std::string_view line);
@@ -60,10 +66,13 @@ class Session {
   std::ostream& out_;
   std::mutex out_mutex_;
   SessionOptions options_;
-  engine::GomokuEngine engine_;
+  std::unique_ptr<engine::AnyEngine> engine_;
   gomoku::Variant variant_;
   gomoku::Position position_;
   std::vector<std::pair<int, int>> history_;  // every stone in playing order (TAKEBACK)
+  // The first setup_ stones of history_ were placed without an order (BOARD, SWAP2BOARD, a
+  // TAKEBACK's rebuild; never in the capture variant, where the order is the position).
+  std::size_t setup_ = 0;
   bool started_ = false;
   bool capture_ = false;
   int rule_bits_ = 0;
@@ -79,8 +88,10 @@ class Session {
   bool in_swap2_ = false;
   bool swap2_bad_ = false;
   std::vector<std::pair<int, int>> swap2_stones_;
-  std::thread thinker_;
+  // Answering: from go() until the move is sent (the engine's own flag drops before its
+  // answer is handled); the swap2 questions run their searches on a thread of their own.
   std::atomic<bool> thinking_{false};
+  std::thread swap2_;
 };
 
 }  // namespace kibitz::gomocup

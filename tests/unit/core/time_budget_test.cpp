@@ -1,6 +1,9 @@
-// TimeBudget deadlines, stop requests and polling, and clock-based allocation. No test depends
-// on how fast the machine is beyond sleeping a few milliseconds past a tiny deadline.
+// TimeBudget deadlines, stop requests and polling, and the time manager's clock-based
+// allocation. No test depends on how fast the machine is beyond sleeping a few milliseconds
+// past a tiny deadline.
 #include "core/time_budget.hpp"
+
+#include "core/time_manager.hpp"
 
 #include <gtest/gtest.h>
 
@@ -145,6 +148,17 @@ TEST(TimeBudget, CopyKeepsLimitsStartAndFlags) {
   EXPECT_FALSE(u.stopped());
 }
 
+// The time manager with the alpha-beta (chess) engine's policy: a UCI clock.
+ClockAllocation allocate_from_clock(M time_left, M inc, int mtg, M overhead) {
+  return plan_move_time(MoverClock{.left_ms = time_left,
+                                   .increment_ms = inc,
+                                   .moves_to_go = mtg,
+                                   .period_ms = 0,
+                                   .period_moves = 0,
+                                   .move_cap_ms = -1},
+                        TimePolicy{.reserve_ms = overhead});
+}
+
 void expect_sane(M time_left, M inc, int mtg, M overhead) {
   SCOPED_TRACE(::testing::Message() << "time_left=" << time_left << " inc=" << inc << " mtg=" << mtg
                                     << " overhead=" << overhead);
@@ -209,6 +223,49 @@ TEST(TimeBudget, OverheadLowersTheAllocation) {
   const ClockAllocation b = allocate_from_clock(10'000, 0, 0, 5000);
   EXPECT_LT(b.soft_ms, a.soft_ms);
   EXPECT_LE(b.hard_ms, 4000);  // 80% of the 5000 left after the overhead
+}
+
+TEST(TimeManager, NoClockIsUnlimitedAndAMoveCapBinds) {
+  const ClockAllocation none = plan_move_time(MoverClock{}, TimePolicy{});
+  EXPECT_EQ(none.soft_ms, TimeBudget::kUnlimited);
+  EXPECT_EQ(none.hard_ms, TimeBudget::kUnlimited);
+  MoverClock capped;
+  capped.move_cap_ms = 250;
+  EXPECT_EQ(plan_move_time(capped, TimePolicy{}).hard_ms, 250);
+  capped.left_ms = 600'000;  // a long clock: the cap still binds both
+  const ClockAllocation a = plan_move_time(capped, TimePolicy{});
+  EXPECT_EQ(a.soft_ms, 250);
+  EXPECT_EQ(a.hard_ms, 250);
+}
+
+TEST(TimeManager, APeriodKeepsHalfAShareForEveryOtherMove) {
+  // 10 moves in 60 s, stretching up to 5 shares: 30 s, unless every other move keeps half
+  // its 6 s share (60 - 9 * 3 = 33 s) and the cap (80%: 48 s) allow less.
+  MoverClock c;
+  c.left_ms = 60'000;
+  c.moves_to_go = 10;
+  TimePolicy p;
+  p.keep_half = true;
+  EXPECT_EQ(plan_move_time(c, p).hard_ms, 30'000);
+  c.moves_to_go = 4;  // 15 s shares: 5 shares is 75 s, 80% 48 s, keep-half 60 - 3 * 7.5 = 37.5 s
+  EXPECT_EQ(plan_move_time(c, p).soft_ms, 15'000);
+  EXPECT_EQ(plan_move_time(c, p).hard_ms, 37'500);
+  p.keep_half = false;
+  EXPECT_EQ(plan_move_time(c, p).hard_ms, 48'000);
+}
+
+TEST(TimeManager, ByoYomiAfterMainTimeAddsItsTimePerMove) {
+  // 60 s of main time over 30 moves (2 s), then 30 s per 10 moves: 3 s more per move.
+  MoverClock c;
+  c.left_ms = 60'000;
+  c.period_ms = 30'000;
+  c.period_moves = 10;
+  TimePolicy p;
+  p.increment_percent = 0;
+  p.soft_cap = {1, 1};
+  const ClockAllocation a = plan_move_time(c, p);
+  EXPECT_EQ(a.soft_ms, 5'000);
+  EXPECT_EQ(a.hard_ms, 5 * 2'000 + 3'000);
 }
 
 }  // namespace

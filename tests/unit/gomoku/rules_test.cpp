@@ -283,6 +283,22 @@ TEST(GomokuRegistry, PlaysThroughAnyState) {
   EXPECT_NE(refused.error().message.find("not legal"), std::string::npos)
       << refused.error().message;
 
+  // A board whose order is unknown (Gomocup's BOARD): the same stones as colour-prefixed
+  // setup words are placed with no rule checked, so black's h8 is on the board; black is to
+  // move with the colours even, and moves may follow.
+  auto setup = g->new_state("renju 15 b:h9 w:a1 b:h10 w:a3 b:i8 w:a5 b:j8 w:a7 b:h8 w:a9 o8");
+  ASSERT_TRUE(setup) << setup.error().message;
+  EXPECT_EQ((*setup)->to_string(),
+            "renju 15 b:h9 w:a1 b:h10 w:a3 b:i8 w:a5 b:j8 w:a7 b:h8 w:a9 o8");
+  EXPECT_EQ((*setup)->current_player(), 1);
+  EXPECT_FALSE((*setup)->apply("h8"));  // occupied
+  auto uneven = g->new_state("b:h8 b:h9");
+  ASSERT_FALSE(uneven);
+  EXPECT_NE(uneven.error().message.find("2 black and 0 white"), std::string::npos)
+      << uneven.error().message;
+  EXPECT_FALSE(g->new_state("b:h8 w:h8"));  // a point twice
+  EXPECT_FALSE(g->new_state("x:h8"));
+
   auto twice = g->new_state("h8 h8");
   ASSERT_FALSE(twice);
   EXPECT_NE(twice.error().message.find("move 2"), std::string::npos) << twice.error().message;
