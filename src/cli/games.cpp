@@ -26,15 +26,15 @@ Runner add_games(CLI::App& root, const Registry& registry) {
                  g.summary);
       if (!*verbose || !g.engine) continue;
       const auto engine = g.engine();  // kept: the options live in it
-      for (const auto& o : engine->options())
-        fmt::print("    option {:<18} {} default {}{}  {}\n", o.name,
-                   o.type == engine::EngineOption::Type::kBool ? "bool" : "int",
-                   o.type == engine::EngineOption::Type::kBool ? (o.value ? "true" : "false")
-                                                               : std::to_string(o.value),
-                   o.type == engine::EngineOption::Type::kBool
-                       ? ""
-                       : fmt::format(" ({} to {})", o.min, o.max),
-                   o.help);
+      for (const auto& o : engine->options()) {
+        using T = engine::EngineOption::Type;
+        const std::string kind =
+            o.type == T::kBool ? fmt::format("bool default {}", o.value ? "true" : "false")
+            : o.type == T::kButton
+                ? std::string("button")
+                : fmt::format("int default {} ({} to {})", o.value, o.min, o.max);
+        fmt::print("    option {:<18} {}  {}\n", o.name, kind, o.help);
+      }
     }
     return 0;
   };

@@ -57,7 +57,10 @@ class AlphaBetaEngine {
   void stop();                                    // any thread
   void stop_search() { budget_.request_stop(); }  // any thread: ends a synchronous search()
   void ponderhit();  // any thread: the pondered move was played, the clock now runs
-  void wait();       // until the running search (if any) has reported
+  // Any thread, during a synchronous search(): (re)starts its clock from `params`' limits
+  // (a ponder search's ponderhit).
+  void start_clock(const GoParams& params);
+  void wait();  // until the running search (if any) has reported
   bool searching() const;
 
   // Synchronous search on the calling thread (bench, tests, matches).

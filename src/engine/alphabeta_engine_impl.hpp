@@ -133,6 +133,12 @@ void AlphaBetaEngine<G>::stop() {
 }
 
 template <class G>
+void AlphaBetaEngine<G>::start_clock(const GoParams& params) {
+  const ClockAllocation a = allocation(params);
+  budget_.retarget(a.soft_ms, a.hard_ms);
+}
+
+template <class G>
 void AlphaBetaEngine<G>::ponderhit() {
   {
     std::lock_guard lock(mutex_);

@@ -7,6 +7,7 @@
 // gomoku (the threat pipeline), Go (MCTS) and Hearts (the search bot) are behind it
 // (any_engines.cpp); the registry entry makes them (GameEntry::engine).
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -40,7 +41,15 @@ struct EngineLimits {
   std::int64_t period_ms = 0;
   int period_moves = 0;
   std::int64_t move_cap_ms = -1;  // the most one move may take (Gomocup's turn; -1: none)
+  int mate = 0;                   // alpha-beta: stop at a mate in this many moves
+  // Think only about these moves (the game's notation; empty: all). A word that is not a
+  // legal move is left out.
+  std::vector<std::string> searchmoves{};
+  // Until stop() (the answer waits for it even when the search ends on its own).
   bool infinite = false;
+  // Thinking on the opponent's time: as infinite until ponderhit() starts the clock above
+  // (then as those limits say), or stop().
+  bool ponder = false;
 };
 // The limits' clock, as the time manager (core/time_manager.hpp) reads it.
 MoverClock mover_clock(const EngineLimits& limits);
@@ -55,12 +64,21 @@ struct EngineReport {
   std::uint64_t nodes = 0;      // nodes or playouts
   std::int64_t time_ms = 0;
   std::string how;  // how the move was found, where the engine says (gomoku: "vcf", ...)
+  // Alpha-beta detail (UCI's info line): the selective depth, which of the Multi-PV lines
+  // (1-based), a bound while an aspiration window fails, the table's fill (per mille), and
+  // with the answer the reply expected (for pondering).
+  enum class Bound { kExact, kLower, kUpper };
+  int seldepth = 0;
+  int multipv = 1;
+  Bound bound = Bound::kExact;
+  int hashfull = 0;
+  std::string ponder;
 };
 
 // An option the engine takes, declared once: `kibitz` reads it from the command line, match
 // player specs (option.NAME=VALUE) and protocols' setoption alike.
 struct EngineOption {
-  enum class Type { kInt, kBool };
+  enum class Type { kInt, kBool, kButton };  // a button does something when set (any value)
   std::string name;
   Type type = Type::kInt;
   std::int64_t value = 0;  // the default; booleans 0 / 1
@@ -87,7 +105,11 @@ class AnyEngine {
   // engine's own callback) calls neither.
   virtual Result<void> go(const EngineLimits& limits, ReportFn info, ReportFn done) = 0;
   virtual void stop() = 0;  // any thread: answer now with the best so far
+  // Any thread: the pondered move was played; the clock of the limits runs from now.
+  virtual void ponderhit() = 0;
   virtual void wait() = 0;  // until the answer has been given
+  // From go() until the answer is given (an infinite or pondering search that has ended
+  // still thinks until stop() or ponderhit()).
   virtual bool thinking() const = 0;
 
   // go() and wait(): the answer, or the error of go().
@@ -103,6 +125,7 @@ class AnyEngine {
 //   void stop()                                          any thread, during search()
 //   void arm()                                           before each search: forget a stop
 //   void new_game();  std::vector<EngineOption> options();  Result<void> set(name, value)
+//   optionally void ponderhit(): any thread, during a search started with limits.ponder
 template <class A>
 class EngineRunner final : public AnyEngine {
  public:
@@ -151,19 +174,43 @@ class EngineRunner final : public AnyEngine {
     std::lock_guard lock(thread_mutex_);
     if (thread_.joinable()) thread_.join();
     adapter_.arm();
+    {
+      std::lock_guard state(state_mutex_);
+      stop_requested_ = false;
+      pondering_ = limits.ponder;
+    }
     thinking_.store(true);
-    thread_ = std::thread(
-        [this, limits, pos = *position_, info = std::move(info), done = std::move(done)] {
-          worker_.store(std::this_thread::get_id());
-          const EngineReport r = adapter_.search(pos, limits, info);
-          thinking_.store(false);
-          if (done) done(r);
-          worker_.store(std::thread::id{});
-        });
+    thread_ = std::thread([this, limits, pos = *position_, info = std::move(info),
+                           done = std::move(done)] {
+      worker_.store(std::this_thread::get_id());
+      const EngineReport r = adapter_.search(pos, limits, info);
+      if (limits.infinite || limits.ponder) {
+        // The answer waits for stop (or, pondering, for ponderhit).
+        std::unique_lock state(state_mutex_);
+        woken_.wait(state, [&] { return stop_requested_ || (!limits.infinite && !pondering_); });
+      }
+      thinking_.store(false);
+      if (done) done(r);
+      worker_.store(std::thread::id{});
+    });
     return {};
   }
   void stop() override {
+    {
+      std::lock_guard state(state_mutex_);
+      stop_requested_ = true;
+    }
+    woken_.notify_all();
     if (thinking()) adapter_.stop();
+  }
+  void ponderhit() override {
+    {
+      std::lock_guard state(state_mutex_);
+      if (!thinking() || !pondering_) return;
+      pondering_ = false;
+    }
+    if constexpr (requires { adapter_.ponderhit(); }) adapter_.ponderhit();
+    woken_.notify_all();
   }
   void wait() override {
     // From the engine's own callback the answer is already given: nothing to wait for. Any
@@ -181,6 +228,10 @@ class EngineRunner final : public AnyEngine {
   std::vector<EngineOption> options_;
   std::optional<typename A::Position> position_;
   std::atomic<bool> thinking_{false};
+  std::mutex state_mutex_;  // guards stop_requested_ and pondering_
+  std::condition_variable woken_;
+  bool stop_requested_ = false;
+  bool pondering_ = false;
   std::mutex thread_mutex_;  // guards thread_: its start and its join
   std::thread thread_;
   std::atomic<std::thread::id> worker_{};  // the thinking thread while it runs

@@ -24,6 +24,7 @@
 namespace kibitz::engine {
 
 Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value) {
+  if (o.type == EngineOption::Type::kButton) return 1;
   if (o.type == EngineOption::Type::kBool) {
     if (value == "true" || value == "1") return 1;
     if (value == "false" || value == "0") return 0;
@@ -95,19 +96,30 @@ class ChessAdapter {
     }
     return p;
   }
-  static bool finished(const Position& p) { return p.is_terminal(); }
+  // Only a position without a legal move has none to find: a drawn one (repetition, fifty
+  // moves) is still searched when a GUI asks.
+  static bool finished(const Position& p) {
+    MoveList<Position> moves;
+    return p.legal_moves(moves) == 0;
+  }
 
   explicit ChessAdapter(bool plain = false) {
     if (plain) engine_.set_options(search::SearchOptions::plain());
   }
-  // Hash, Threads, Move Overhead and each search technique (true / false), as `kibitz uci`.
+  // UCI's options: Hash, Threads, MultiPV, Move Overhead, Clear Hash, Ponder and each search
+  // technique (true / false).
   std::vector<EngineOption> options() const {
     std::vector<EngineOption> o = {
         {"Hash", EngineOption::Type::kInt, 16, 1, 65536, "transposition table in MB"},
         {"Threads", EngineOption::Type::kInt, engine_.options().threads, 1, 256,
          "search threads (Lazy SMP)"},
+        {"MultiPV", EngineOption::Type::kInt, engine_.options().multipv, 1, 256,
+         "the best lines reported"},
         {"Move Overhead", EngineOption::Type::kInt, engine_.move_overhead_ms(), 0, 5000,
-         "ms kept back from the clock for each move"}};
+         "ms kept back from the clock for each move"},
+        {"Clear Hash", EngineOption::Type::kButton, 0, 0, 1, "empties the table"},
+        {"Ponder", EngineOption::Type::kBool, 0, 0, 1,
+         "the controller may let the engine think on the opponent's time"}};
     for (const auto name : search::SearchOptions::technique_names())
       o.push_back({std::string(name), EngineOption::Type::kBool,
                    *engine_.options().get(name) ? 1 : 0, 0, 1, "a search technique"});
@@ -119,6 +131,13 @@ class ChessAdapter {
       engine_.set_hash_mb(static_cast<std::size_t>(v));
     } else if (name == "Move Overhead") {
       engine_.set_move_overhead_ms(v);
+    } else if (name == "MultiPV") {
+      o.multipv = static_cast<int>(v);
+      engine_.set_options(o);
+    } else if (name == "Clear Hash") {
+      engine_.clear_hash();
+    } else if (name == "Ponder") {
+      // Permission only: pondering is go with limits.ponder.
     } else if (name == "Threads") {
       o.threads = static_cast<int>(v);
       engine_.set_options(o);
@@ -132,7 +151,11 @@ class ChessAdapter {
     latch_.set();
     engine_.stop_search();
   }
-  void arm() { latch_.arm(); }
+  void arm() {
+    latch_.arm();
+    std::lock_guard lock(ponder_mutex_);  // before the thread: a ponderhit may come at once
+    hit_ = searching_ = false;
+  }
 
   EngineReport search(const Position& root, const EngineLimits& l,
                       const AnyEngine::ReportFn& info) {
@@ -143,7 +166,12 @@ class ChessAdapter {
     p.time_left = l.clock_ms;
     p.increment = l.increment_ms;
     p.moves_to_go = l.moves_to_go;
+    p.limits.mate = l.mate;
     p.infinite = l.infinite;
+    p.ponder = l.ponder;
+    std::vector<chess::Move> searchmoves;
+    for (const auto& word : l.searchmoves)
+      if (auto m = chess::parse_uci(root, word)) searchmoves.push_back(*m);
     const auto report = [&](const auto& r, std::span<const chess::Move> pv) {
       EngineReport e;
       for (const auto m : pv) e.pv.push_back(chess::to_uci(m));
@@ -151,24 +179,55 @@ class ChessAdapter {
       e.score = r.score;
       e.decided = search::is_mate(r.score);
       e.depth = r.depth;
+      e.seldepth = r.seldepth;
       e.nodes = r.nodes;
       e.time_ms = r.time_ms;
       return e;
     };
     const ChessEngine::InfoCallback on_info = [&](const search::PvInfo<chess::Move>& i) {
       if (latch_.is_set()) engine_.stop_search();
-      if (info) info(report(i, i.pv));
+      {
+        // The search has set its clock by now: a ponderhit that came before is applied.
+        std::lock_guard lock(ponder_mutex_);
+        if (!searching_ && hit_ && !params_.infinite) engine_.start_clock(params_);
+        searching_ = true;
+      }
+      if (!info) return;
+      EngineReport e = report(i, i.pv);
+      e.multipv = i.multipv;
+      e.bound = i.bound == search::Bound::kLower   ? EngineReport::Bound::kLower
+                : i.bound == search::Bound::kUpper ? EngineReport::Bound::kUpper
+                                                   : EngineReport::Bound::kExact;
+      e.hashfull = i.hashfull;
+      info(e);
     };
     if (latch_.is_set()) p.limits.depth = 1;  // stopped before it began: answer at once
-    const auto r = engine_.search(root, p, {}, &on_info);
+    {
+      std::lock_guard lock(ponder_mutex_);
+      params_ = p;
+      params_.ponder = false;
+    }
+    const auto r = engine_.search(root, p, searchmoves, &on_info);
     EngineReport e = report(r, r.pv);
     e.move = r.best ? chess::to_uci(r.best) : "";
+    if (r.ponder) e.ponder = chess::to_uci(r.ponder);
     return e;
+  }
+  // The pondered move was played: the clock of the go starts now (or, before the search has
+  // set its own clock, at its first report).
+  void ponderhit() {
+    std::lock_guard lock(ponder_mutex_);
+    hit_ = true;
+    if (searching_ && !params_.infinite) engine_.start_clock(params_);
   }
 
  private:
   ChessEngine engine_{16};
   StopLatch latch_;
+  std::mutex ponder_mutex_;
+  GoParams params_;         // the running search's, as ponderhit's clock reads them
+  bool hit_ = false;        // ponderhit came
+  bool searching_ = false;  // the search has reported (its clock is set)
 };
 
 // --- gomoku: the five-stage pipeline -----------------------------------------------------

@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "engine/chess_engine.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/perft.hpp"
 
@@ -66,23 +67,25 @@ std::string format_score(search::Score s) {
 
 }  // namespace
 
-std::string format_info(const search::PvInfo<chess::Move>& info) {
-  std::string line = fmt::format("info depth {} seldepth {} multipv {} score {}", info.depth,
-                                 info.seldepth, info.multipv, format_score(info.score));
-  if (info.bound == search::Bound::kLower) line += " lowerbound";
-  if (info.bound == search::Bound::kUpper) line += " upperbound";
+std::string format_info(const engine::EngineReport& info) {
+  std::string line =
+      fmt::format("info depth {} seldepth {} multipv {} score {}", info.depth, info.seldepth,
+                  info.multipv, format_score(static_cast<search::Score>(info.score)));
+  if (info.bound == engine::EngineReport::Bound::kLower) line += " lowerbound";
+  if (info.bound == engine::EngineReport::Bound::kUpper) line += " upperbound";
   const std::uint64_t nps =
       info.time_ms > 0 ? info.nodes * 1000 / static_cast<std::uint64_t>(info.time_ms) : 0;
   line += fmt::format(" nodes {} nps {} hashfull {} time {} pv", info.nodes, nps, info.hashfull,
                       info.time_ms);
-  for (chess::Move m : info.pv) {
+  for (const auto& m : info.pv) {
     line += ' ';
-    line += chess::to_uci(m);
+    line += m;
   }
   return line;
 }
 
-Session::Session(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+Session::Session(std::istream& in, std::ostream& out)
+    : in_(in), out_(out), engine_(engine::make_chess_any_engine()) {
   // std::cin is tied to std::cout: every read would flush the output from the reading thread,
   // outside out_mutex_, racing the search thread's lines (seen as a duplicated "bestmove"
   // when the next command follows the answer at once). send() flushes under the lock.
@@ -107,8 +110,8 @@ int Session::run() {
   // `quit` stops at once; at the end of piped input a bounded search still finishes (so
   // `printf 'go depth 10' | kibitz uci` answers), an infinite or pondering one is stopped
   // (after `ponderhit` a ponder search is bounded by its clock and finishes too).
-  if (quit || infinite_ || pondering_) engine_.stop();
-  engine_.wait();
+  if (quit || infinite_ || pondering_) engine_->stop();
+  engine_->wait();
   return 0;
 }
 
@@ -124,11 +127,12 @@ bool Session::handle(std::string_view raw) {
   } else if (cmd == "isready") {
     send("readyok");
   } else if (cmd == "ucinewgame") {
-    if (engine_.searching()) {
+    if (engine_->thinking()) {
       logger().warn("uci: ucinewgame while searching: ignored");
     } else {
-      engine_.new_game();
+      engine_->new_game();
       position_ = chess::Position();
+      position_text_ = "startpos";
       position_error_.clear();
     }
   } else if (cmd == "position") {
@@ -136,10 +140,10 @@ bool Session::handle(std::string_view raw) {
   } else if (cmd == "go") {
     cmd_go(args);
   } else if (cmd == "stop") {
-    engine_.stop();
+    engine_->stop();
   } else if (cmd == "ponderhit") {
     pondering_ = false;
-    engine_.ponderhit();
+    engine_->ponderhit();
   } else if (cmd == "setoption") {
     cmd_setoption(args);
   } else if (cmd == "quit") {
@@ -159,17 +163,16 @@ bool Session::handle(std::string_view raw) {
 void Session::cmd_uci() {
   send(fmt::format("id name Kibitz {}", KIBITZ_VERSION));
   send("id author the Kibitz developers");
-  send(fmt::format("option name Hash type spin default {} min 1 max {}", engine_.hash_mb(),
-                   kMaxHashMb));
-  send(fmt::format("option name Threads type spin default 1 min 1 max {}", kMaxThreads));
-  send(fmt::format("option name MultiPV type spin default 1 min 1 max {}", kMaxMultiPv));
-  send(fmt::format("option name Move Overhead type spin default {} min 0 max {}",
-                   engine_.move_overhead_ms(), kMaxOverhead));
-  send("option name Clear Hash type button");
-  send("option name Ponder type check default false");
-  // Search techniques, switchable for ablation (all on by default).
-  for (std::string_view name : search::SearchOptions::technique_names())
-    send(fmt::format("option name {} type check default true", name));
+  using T = engine::EngineOption::Type;
+  for (const auto& o : engine_->options()) {
+    if (o.type == T::kButton)
+      send(fmt::format("option name {} type button", o.name));
+    else if (o.type == T::kBool)
+      send(fmt::format("option name {} type check default {}", o.name, o.value ? "true" : "false"));
+    else
+      send(fmt::format("option name {} type spin default {} min {} max {}", o.name, o.value, o.min,
+                       o.max));
+  }
   send("uciok");
 }
 
@@ -192,58 +195,36 @@ void Session::cmd_setoption(std::string_view args) {
     target += words[i];
   }
   const std::string key = to_lower(name);
-  const bool busy = engine_.searching();
-  const auto spin = [&](int lo, int hi, int& out) {
-    if (!parse_number(value, out) || out < lo || out > hi) {
-      logger().warn("uci: setoption {}: value '{}' is not an integer in [{}, {}]", excerpt(name),
-                    excerpt(value), lo, hi);
-      return false;
-    }
-    return true;
-  };
-  if ((key == "hash" || key == "threads" || key == "clear hash") && busy) {
-    logger().warn("uci: setoption {} while searching: ignored", name);
-    return;
-  }
-  int n = 0;
-  if (key == "hash") {
-    if (spin(1, kMaxHashMb, n)) engine_.set_hash_mb(static_cast<std::size_t>(n));
-  } else if (key == "threads") {
-    if (spin(1, kMaxThreads, n)) {
-      auto o = engine_.options();
-      o.threads = n;
-      engine_.set_options(o);
-    }
-  } else if (key == "multipv") {
-    if (spin(1, kMaxMultiPv, n)) multipv_ = n;
-  } else if (key == "move overhead") {
-    if (spin(0, kMaxOverhead, n)) engine_.set_move_overhead_ms(n);
-  } else if (key == "clear hash") {
-    engine_.clear_hash();
-  } else if (key == "ponder" || key == "uci_analysemode" || key == "uci_chess960") {
+  if (key == "uci_analysemode" || key == "uci_chess960") {
     if (key == "uci_chess960" && to_lower(value) == "true")
       logger().warn("uci: UCI_Chess960 is not supported");
-  } else {
-    const auto names = search::SearchOptions::technique_names();
-    const auto it = std::find(names.begin(), names.end(), key);
-    if (it == names.end()) {
-      logger().warn("uci: setoption: unknown option '{}'", excerpt(name));
-      return;
-    }
-    const std::string v = to_lower(value);
-    if (v != "true" && v != "false") {
-      logger().warn("uci: setoption {}: value '{}' is not true or false", excerpt(name),
-                    excerpt(value));
-      return;
-    }
-    if (busy) {
-      logger().warn("uci: setoption {} while searching: ignored", name);
-      return;
-    }
-    auto o = engine_.options();
-    o.set(key, v == "true");
-    engine_.set_options(o);
+    return;
   }
+  // The engine's options, by name in any case; a check's value in any case too.
+  const auto& options = engine_->options();
+  const auto it = std::find_if(options.begin(), options.end(), [&](const engine::EngineOption& o) {
+    return to_lower(o.name) == key;
+  });
+  if (it == options.end()) {
+    logger().warn("uci: setoption: unknown option '{}'", excerpt(name));
+    return;
+  }
+  if (it->type == engine::EngineOption::Type::kBool) value = to_lower(value);
+  if (auto v = engine::parse_option_value(*it, value); !v) {
+    logger().warn("uci: setoption: {}", v.error().message);
+    return;
+  }
+  if (engine_->thinking()) {
+    // What only shapes the next search waits for it; what the search is using is refused.
+    if (it->name == "MultiPV" || it->name == "Move Overhead" || it->name == "Ponder") {
+      pending_[it->name] = value;
+    } else {
+      logger().warn("uci: setoption {} while searching: ignored", it->name);
+    }
+    return;
+  }
+  if (auto ok = engine_->set_option(it->name, value); !ok)
+    logger().warn("uci: setoption: {}", ok.error().message);
 }
 
 void Session::cmd_position(std::string_view args) {
@@ -283,6 +264,9 @@ void Session::cmd_position(std::string_view args) {
     }
   }
   position_ = pos;
+  // The engine is given the same text: the moves make the game's history (repetitions).
+  std::string text(words[0] == "fen" ? trim(args.substr(args.find("fen") + 3)) : args);
+  position_text_ = std::move(text);
   position_error_.clear();
 }
 
@@ -291,8 +275,7 @@ void Session::cmd_go(std::string_view args) {
   // reported (info string) and that limit ignored or raised to its least meaningful value,
   // never a reason to drop the command, since the GUI would wait for an answer forever.
   const auto words = split_blanks(args);
-  engine::GoParams params;
-  std::vector<chess::Move> searchmoves;
+  engine::EngineLimits limits;
   const bool white = position_.side_to_move() == chess::kWhite;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string_view w = words[i];
@@ -316,29 +299,29 @@ void Session::cmd_go(std::string_view args) {
     std::int64_t v = 0;
     if (w == "wtime" || w == "btime") {
       if (!number(v)) continue;
-      if ((w == "wtime") == white) params.time_left = std::max<std::int64_t>(v, 0);
+      if ((w == "wtime") == white) limits.clock_ms = std::max<std::int64_t>(v, 0);
     } else if (w == "winc" || w == "binc") {
       if (!number(v)) continue;
-      if ((w == "winc") == white) params.increment = std::max<std::int64_t>(v, 0);
+      if ((w == "winc") == white) limits.increment_ms = std::max<std::int64_t>(v, 0);
     } else if (w == "movestogo") {
       if (!number(v)) continue;
-      params.moves_to_go = static_cast<int>(std::clamp<std::int64_t>(v, 0, 10000));
+      limits.moves_to_go = static_cast<int>(std::clamp<std::int64_t>(v, 0, 10000));
     } else if (w == "depth") {
       if (!number(v)) continue;
-      params.limits.depth = static_cast<int>(std::min<std::int64_t>(at_least(v, 1), 10000));
+      limits.depth = static_cast<int>(std::min<std::int64_t>(at_least(v, 1), 10000));
     } else if (w == "nodes") {
       if (!number(v)) continue;
-      params.limits.nodes = static_cast<std::uint64_t>(at_least(v, 1));
+      limits.nodes = static_cast<std::uint64_t>(at_least(v, 1));
     } else if (w == "mate") {
       if (!number(v)) continue;
-      params.limits.mate = static_cast<int>(std::min<std::int64_t>(at_least(v, 1), 10000));
+      limits.mate = static_cast<int>(std::min<std::int64_t>(at_least(v, 1), 10000));
     } else if (w == "movetime") {
       if (!number(v)) continue;
-      params.movetime = at_least(v, 1);
+      limits.movetime_ms = at_least(v, 1);
     } else if (w == "infinite") {
-      params.infinite = true;
+      limits.infinite = true;
     } else if (w == "ponder") {
-      params.ponder = true;
+      limits.ponder = true;
     } else if (w == "perft") {
       if (!number(v)) continue;
       cmd_perft(static_cast<int>(std::clamp<std::int64_t>(v, -1, 100)));
@@ -348,7 +331,7 @@ void Session::cmd_go(std::string_view args) {
       while (i + 1 < words.size()) {
         auto m = chess::parse_uci(position_, words[i + 1]);
         if (!m) break;
-        searchmoves.push_back(*m);
+        limits.searchmoves.push_back(chess::to_uci(*m));
         ++i;
       }
     } else {
@@ -362,31 +345,36 @@ void Session::cmd_go(std::string_view args) {
     send("bestmove 0000");
     return;
   }
-  auto options = engine_.options();
-  if (options.multipv != multipv_) {
-    engine_.stop();  // a search still running (a GUI quirk) ends before the change
-    options.multipv = multipv_;
-    engine_.set_options(options);
-  }
+  // A search still running (a GUI quirk) is answered first; options set meanwhile apply now.
+  if (engine_->thinking()) engine_->stop();
+  engine_->wait();
+  for (const auto& [name, value] : pending_)
+    if (auto ok = engine_->set_option(name, value); !ok)
+      logger().warn("uci: setoption: {}", ok.error().message);
+  pending_.clear();
   // Without a clock, a move time, a depth, a node or a mate limit the search runs until
   // `stop`, as if infinite (the end of piped input stops it).
-  const bool limitless = params.time_left < 0 && params.movetime <= 0 && params.limits.depth <= 0 &&
-                         params.limits.nodes == 0 && params.limits.mate <= 0;
-  infinite_ = params.infinite || limitless;
-  pondering_ = params.ponder;
-  engine_.go(
-      position_, params, std::move(searchmoves),
-      [this](const search::PvInfo<chess::Move>& info) { send(format_info(info)); },
-      [this](const engine::ChessEngine::Result& r) {
-        if (!r.best) {
-          send("bestmove 0000");
-        } else if (r.ponder) {
-          send(
-              fmt::format("bestmove {} ponder {}", chess::to_uci(r.best), chess::to_uci(r.ponder)));
-        } else {
-          send(fmt::format("bestmove {}", chess::to_uci(r.best)));
-        }
-      });
+  const bool limitless = limits.clock_ms < 0 && limits.movetime_ms <= 0 && limits.depth <= 0 &&
+                         limits.nodes == 0 && limits.mate <= 0;
+  infinite_ = limits.infinite || limitless;
+  pondering_ = limits.ponder;
+  const auto answer = [this](const engine::EngineReport& r) {
+    if (r.move.empty())
+      send("bestmove 0000");
+    else if (!r.ponder.empty())
+      send(fmt::format("bestmove {} ponder {}", r.move, r.ponder));
+    else
+      send(fmt::format("bestmove {}", r.move));
+  };
+  auto started = engine_->set_position(position_text_);
+  if (started)
+    started = engine_->go(
+        limits, [this](const engine::EngineReport& info) { send(format_info(info)); }, answer);
+  if (!started) {
+    // No legal move (mate, stalemate): nothing to search, and still one answer.
+    logger().info("uci: go: {}", started.error().message);
+    answer(engine::EngineReport{});
+  }
 }
 
 void Session::cmd_perft(int depth) {
@@ -394,7 +382,7 @@ void Session::cmd_perft(int depth) {
     warn(fmt::format("go perft {}: depth must be 1 to 12", depth));
     return;
   }
-  if (engine_.searching()) {
+  if (engine_->thinking()) {
     logger().warn("uci: go perft while searching: ignored");
     return;
   }
@@ -409,7 +397,7 @@ void Session::cmd_perft(int depth) {
 }
 
 void Session::cmd_bench(std::string_view args) {
-  if (engine_.searching()) {
+  if (engine_->thinking()) {
     logger().warn("uci: bench while searching: ignored");
     return;
   }

@@ -1,14 +1,17 @@
 #pragma once
-// The UCI protocol over the chess engine: a text adapter only. Reads commands from `in` on
-// the calling thread while the engine searches on its own, writes responses to `out` (one
-// lock for every line, so search output and command replies never interleave), and logs
-// malformed commands on stderr, ignoring them, as the protocol expects.
+// The UCI protocol over the chess engine behind the engine contract (engine::AnyEngine): a
+// text adapter only. Reads commands from `in` on the calling thread while the engine searches
+// on its own, writes responses to `out` (one lock for every line, so search output and
+// command replies never interleave), and logs malformed commands on stderr, ignoring them, as
+// the protocol expects. The options are the engine's declared ones.
 #include <iosfwd>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 
-#include "engine/chess_engine.hpp"
+#include "engine/any_engine.hpp"
 #include "games/chess/position.hpp"
 
 namespace kibitz::uci {
@@ -34,15 +37,17 @@ class Session {
   std::istream& in_;
   std::ostream& out_;
   std::mutex out_mutex_;
-  engine::ChessEngine engine_;
+  std::unique_ptr<engine::AnyEngine> engine_;
   chess::Position position_;
+  std::string position_text_ = "startpos";  // position_ as the engine is given it
   std::string position_error_;  // why the last `position` was refused (empty: it was not)
-  int multipv_ = 1;
+  // Options set while searching that apply from the next go (MultiPV, Move Overhead).
+  std::map<std::string, std::string> pending_;
   bool infinite_ = false;   // the last go runs until stop (infinite, or no limit at all)
   bool pondering_ = false;  // the last go was ponder, not yet ponderhit
 };
 
-// The UCI info line for one PV (without a trailing newline).
-std::string format_info(const search::PvInfo<chess::Move>& info);
+// The UCI info line for one report (without a trailing newline).
+std::string format_info(const engine::EngineReport& info);
 
 }  // namespace kibitz::uci
