@@ -62,13 +62,25 @@ Result<Loaded> load(const SearchArgs& a) {
     l.search = *s;
     l.rules = *r;
   }
-  if (a.worlds > 100000) return fail("--worlds {}: 1 to 100000", a.worlds);
-  if (a.worlds > 0) l.search.worlds = a.worlds;
-  if (a.depth > 8) return fail("--depth {}: 0 to 8", a.depth);
-  if (a.depth >= 0) l.search.depth = a.depth;
-  if (a.budget_ms > 0) l.search.time_budget_ms = l.search.analysis_budget_ms = a.budget_ms;
-  if (a.analysis) l.search.analysis = true;
-  if (a.seed != 0) l.search.seed = a.seed;
+  // The flags set the search's settings as the config and the match specs do.
+  const auto set = [&l](std::string_view flag, std::string_view name,
+                        std::string value) -> Result<void> {
+    if (auto ok = hearts::set_search_setting(l.search, *hearts::find_search_setting(name), value);
+        !ok)
+      return fail("{} {}: {}", flag, value, ok.error().message);
+    return {};
+  };
+  for (auto r :
+       {a.worlds != 0 ? set("--worlds", "worlds", std::to_string(a.worlds)) : Result<void>{},
+        a.depth != -1 ? set("--depth", "depth", std::to_string(a.depth)) : Result<void>{},
+        a.budget_ms != 0 ? set("--budget-ms", "time_budget_ms", std::to_string(a.budget_ms))
+                         : Result<void>{},
+        a.budget_ms != 0 ? set("--budget-ms", "analysis_budget_ms", std::to_string(a.budget_ms))
+                         : Result<void>{},
+        a.analysis ? set("--analysis", "analysis", "true") : Result<void>{},
+        a.seed != 0 ? set("--seed", "seed", std::to_string(static_cast<std::int64_t>(a.seed)))
+                    : Result<void>{}})
+    if (!r) return tl::unexpected(r.error());
   return l;
 }
 

@@ -15,6 +15,7 @@
 #include "engine/go_engine.hpp"
 #include "engine/gomoku_engine.hpp"
 #include "engine/hearts_engine.hpp"
+#include "engine/hearts_match.hpp"
 #include "games/chess/notation.hpp"
 #include "games/go/go_game.hpp"
 #include "games/gomoku/gomoku_game.hpp"
@@ -442,18 +443,23 @@ class HeartsAdapter {
   static Result<Position> parse(std::string_view text) { return hearts::parse_position_text(text); }
   static bool finished(const Position& p) { return p.is_terminal(); }
 
+  // The search's settings (hearts::search_settings), the whole-number and true / false
+  // ones: worlds, depth, seed, endgame_cards, ... as the YAML config and match specs name them.
   std::vector<EngineOption> options() const {
-    return {{"worlds", EngineOption::Type::kInt, cfg_.worlds, 1, 100000,
-             "sampled worlds per decision (a node limit replaces it)"},
-            {"depth", EngineOption::Type::kInt, cfg_.depth, 0, 8,
-             "maxn / paranoid plies after our card, before the rollouts"},
-            {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(seed_), 0,
-             std::numeric_limits<std::int64_t>::max(), "seed of the sampled worlds"}};
+    std::vector<EngineOption> o;
+    for (const auto& s : hearts::search_settings()) {
+      if (s.kind == hearts::SearchSetting::Kind::kReal) continue;
+      const bool flag = s.kind == hearts::SearchSetting::Kind::kBool;
+      o.push_back({std::string(s.name), flag ? EngineOption::Type::kBool : EngineOption::Type::kInt,
+                   s.name == "seed" ? static_cast<std::int64_t>(cfg_.seed)
+                                    : static_cast<std::int64_t>(s.get(cfg_)),
+                   static_cast<std::int64_t>(s.min), static_cast<std::int64_t>(s.max),
+                   std::string(s.help)});
+    }
+    return o;
   }
   Result<void> set(std::string_view name, std::int64_t v) {
-    if (name == "worlds") cfg_.worlds = static_cast<int>(v);
-    if (name == "depth") cfg_.depth = static_cast<int>(v);
-    if (name == "seed") seed_ = static_cast<std::uint64_t>(v);
+    if (const auto* s = hearts::find_search_setting(name)) s->set(cfg_, v, 0);
     bot_.reset();
     return {};
   }

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -85,55 +87,140 @@ const auto kBool = [](const Config& c, std::string_view k, bool fb) { return c.g
 
 }  // namespace
 
+// One row: the section and name of its key, the SearchCfg member it sets, its kind, range
+// and help.
+#define KIBITZ_HEARTS_SETTING(section, name, member, kind, lo, hi, help)                      \
+  SearchSetting {                                                                             \
+    section, name, SearchSetting::Kind::kind, lo, hi, help,                                   \
+        [](const SearchCfg& c) { return static_cast<double>(c.member); },                     \
+        [](SearchCfg& c, [[maybe_unused]] std::int64_t whole, [[maybe_unused]] double real) { \
+          if constexpr (SearchSetting::Kind::kind == SearchSetting::Kind::kReal)              \
+            c.member = real;                                                                  \
+          else                                                                                \
+            c.member = static_cast<decltype(c.member)>(whole);                                \
+        }                                                                                     \
+  }
+
+std::span<const SearchSetting> search_settings() {
+  static const SearchSetting kSettings[] = {
+      KIBITZ_HEARTS_SETTING("search", "worlds", worlds, kInt, 1, 100000,
+                            "sampled worlds per decision"),
+      KIBITZ_HEARTS_SETTING("search", "depth", depth, kInt, 0, 8, "lookahead plies after our card"),
+      KIBITZ_HEARTS_SETTING("search", "beta", beta, kReal, -1e9, 1e9,
+                            "weight of the leader's gain"),
+      KIBITZ_HEARTS_SETTING("search", "time_budget_ms", time_budget_ms, kInt, 1, 3600000,
+                            "ms per decision"),
+      KIBITZ_HEARTS_SETTING("search", "analysis_budget_ms", analysis_budget_ms, kInt, 1, 3600000,
+                            "ms per decision in analysis mode"),
+      KIBITZ_HEARTS_SETTING("search", "analysis", analysis, kBool, 0, 1,
+                            "analysis mode (its budget)"),
+      KIBITZ_HEARTS_SETTING("search", "paranoid_threshold", paranoid_threshold, kReal, 0, 1,
+                            "moon probability from which the lookahead is paranoid"),
+      KIBITZ_HEARTS_SETTING("search", "endgame_cards", endgame_cards, kInt, 0, 13,
+                            "exact solver at this many cards a player or fewer"),
+      KIBITZ_HEARTS_SETTING("search", "endgame_states", endgame_states, kInt, 0, 1e15,
+                            "or when this few consistent deals remain"),
+      KIBITZ_HEARTS_SETTING("search", "endgame_max_worlds", endgame_max_worlds, kInt, 1, 1e9,
+                            "deals the endgame enumerates at most"),
+      KIBITZ_HEARTS_SETTING("search", "seed", seed, kInt, -9.3e18, 9.3e18,
+                            "seed of the world sampler"),
+      KIBITZ_HEARTS_SETTING("search", "shoot_moon", shoot_moon, kBool, 0, 1,
+                            "also value each card shooting the moon"),
+      KIBITZ_HEARTS_SETTING("search", "pass_worlds", pass_worlds, kInt, 0, 100000,
+                            "pass search worlds (0: the rule pass)"),
+      KIBITZ_HEARTS_SETTING("search", "model_epsilon", model_epsilon, kReal, 1e-9, 1,
+                            "opponent model: chance of a random card (1: no model)"),
+      KIBITZ_HEARTS_SETTING("search", "model_draws", model_draws, kInt, 1, 1000,
+                            "opponent model: worlds drawn per world kept"),
+      KIBITZ_HEARTS_SETTING("rollout", "epsilon", rollout.epsilon, kReal, 0, 1,
+                            "rollout: chance of a random card"),
+      KIBITZ_HEARTS_SETTING("rollout", "avoid_queen", rollout.avoid_queen, kBool, 0, 1,
+                            "rollout: keep the queen off"),
+      KIBITZ_HEARTS_SETTING("rollout", "block_shooter", rollout.block_shooter, kBool, 0, 1,
+                            "rollout: block a shooter"),
+      KIBITZ_HEARTS_SETTING("rollout", "shed_void_suits", rollout.shed_void_suits, kBool, 0, 1,
+                            "rollout: lead suits others are void in only when safe"),
+  };
+  return kSettings;
+}
+#undef KIBITZ_HEARTS_SETTING
+
+const SearchSetting* find_search_setting(std::string_view name) {
+  for (const auto& s : search_settings())
+    if (name == s.name ||
+        (name.size() == s.section.size() + 1 + s.name.size() && name.starts_with(s.section) &&
+         name[s.section.size()] == '.' && name.ends_with(s.name)))
+      return &s;
+  return nullptr;
+}
+
+namespace {
+
+Result<void> check_range(const SearchSetting& s, double v) {
+  if (v < s.min || v > s.max || std::isnan(v))
+    return fail("{}.{} must be {} to {}", s.section, s.name, s.min, s.max);
+  return {};
+}
+
+}  // namespace
+
+Result<void> set_search_setting(SearchCfg& cfg, const SearchSetting& s, std::string_view text) {
+  if (s.kind == SearchSetting::Kind::kBool) {
+    if (text != "true" && text != "false" && text != "1" && text != "0")
+      return fail("{}.{}: '{}' is not true or false", s.section, s.name, text);
+    s.set(cfg, text == "true" || text == "1", 0);
+    return {};
+  }
+  if (s.kind == SearchSetting::Kind::kInt) {
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || end != text.data() + text.size())
+      return fail("{}.{}: '{}' is not a whole number", s.section, s.name, text);
+    if (auto ok = check_range(s, static_cast<double>(v)); !ok) return ok;
+    s.set(cfg, v, 0);
+    return {};
+  }
+  const std::string copy(text);
+  char* end = nullptr;
+  const double v = std::strtod(copy.c_str(), &end);
+  if (copy.empty() || *end || !std::isfinite(v))
+    return fail("{}.{}: '{}' is not a number", s.section, s.name, text);
+  if (auto ok = check_range(s, v); !ok) return ok;
+  s.set(cfg, 0, v);
+  return {};
+}
+
 Result<SearchCfg> search_cfg_from(const Config& c, SearchCfg s) {
   if (auto r = check_keys(c, "", {"search", "rollout", "rules"}); !r)
     return tl::unexpected(r.error());
-  if (auto r =
-          check_keys(c, "search",
-                     {"worlds", "depth", "beta", "time_budget_ms", "analysis_budget_ms", "analysis",
-                      "paranoid_threshold", "endgame_cards", "endgame_states", "endgame_max_worlds",
-                      "seed", "shoot_moon", "pass_worlds", "model_epsilon", "model_draws"});
-      !r)
-    return tl::unexpected(r.error());
-  if (auto r =
-          check_keys(c, "rollout", {"epsilon", "avoid_queen", "block_shooter", "shed_void_suits"});
-      !r)
-    return tl::unexpected(r.error());
-  for (auto r :
-       {read_key(c, "search.worlds", s.worlds, kInt), read_key(c, "search.depth", s.depth, kInt),
-        read_key(c, "search.beta", s.beta, kDouble),
-        read_key(c, "search.time_budget_ms", s.time_budget_ms, kInt),
-        read_key(c, "search.analysis_budget_ms", s.analysis_budget_ms, kInt),
-        read_key(c, "search.analysis", s.analysis, kBool),
-        read_key(c, "search.paranoid_threshold", s.paranoid_threshold, kDouble),
-        read_key(c, "search.endgame_cards", s.endgame_cards, kInt),
-        read_key(c, "search.endgame_states", s.endgame_states, kInt),
-        read_key(c, "search.endgame_max_worlds", s.endgame_max_worlds, kInt),
-        read_key(c, "search.seed", s.seed, kInt),
-        read_key(c, "search.shoot_moon", s.shoot_moon, kBool),
-        read_key(c, "search.pass_worlds", s.pass_worlds, kInt),
-        read_key(c, "search.model_epsilon", s.model_epsilon, kDouble),
-        read_key(c, "search.model_draws", s.model_draws, kInt),
-        read_key(c, "rollout.epsilon", s.rollout.epsilon, kDouble),
-        read_key(c, "rollout.avoid_queen", s.rollout.avoid_queen, kBool),
-        read_key(c, "rollout.block_shooter", s.rollout.block_shooter, kBool),
-        read_key(c, "rollout.shed_void_suits", s.rollout.shed_void_suits, kBool)})
-    if (!r) return tl::unexpected(r.error());
-  if (s.worlds < 1 || s.worlds > 100000)
-    return fail("{}: search.worlds must be 1 to 100000", c.source());
-  if (s.depth < 0 || s.depth > 8) return fail("{}: search.depth must be 0 to 8", c.source());
-  if (s.time_budget_ms < 1 || s.analysis_budget_ms < 1)
-    return fail("{}: budgets must be at least 1 ms", c.source());
-  if (s.model_epsilon <= 0 || s.model_epsilon > 1)
-    return fail("{}: search.model_epsilon must be above 0 and at most 1", c.source());
-  if (s.model_draws < 1 || s.model_draws > 1000)
-    return fail("{}: search.model_draws must be 1 to 1000", c.source());
-  if (s.pass_worlds < 0 || s.pass_worlds > 100000)
-    return fail("{}: search.pass_worlds must be 0 to 100000", c.source());
-  if (s.endgame_max_worlds < 1)
-    return fail("{}: search.endgame_max_worlds must be at least 1", c.source());
-  if (s.rollout.epsilon < 0 || s.rollout.epsilon > 1)
-    return fail("{}: rollout.epsilon must be 0 to 1", c.source());
+  for (const std::string_view section : {"search", "rollout"}) {
+    std::vector<std::string_view> known;
+    for (const auto& setting : search_settings())
+      if (setting.section == section) known.push_back(setting.name);
+    if (auto r = check_keys(c, section, known); !r) return tl::unexpected(r.error());
+  }
+  for (const auto& setting : search_settings()) {
+    const std::string key = fmt::format("{}.{}", setting.section, setting.name);
+    if (!c.has(key)) continue;  // absent: the value given stands
+    std::int64_t whole = 0;
+    double value = 0;
+    if (setting.kind == SearchSetting::Kind::kBool) {
+      auto v = c.get_bool(key, false);
+      if (!v) return tl::unexpected(v.error());
+      value = static_cast<double>(whole = *v ? 1 : 0);
+    } else if (setting.kind == SearchSetting::Kind::kInt) {
+      auto v = c.get_int(key, 0);
+      if (!v) return tl::unexpected(v.error());
+      value = static_cast<double>(whole = *v);
+    } else {
+      auto v = c.get_double(key, 0);
+      if (!v) return tl::unexpected(v.error());
+      value = *v;
+    }
+    if (auto r = check_range(setting, value); !r)
+      return fail("{}: {}", c.source(), r.error().message);
+    setting.set(s, whole, value);
+  }
   return s;
 }
 

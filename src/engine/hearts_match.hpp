@@ -7,7 +7,9 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config.hpp"
@@ -27,6 +29,26 @@ struct DealRecord {
 // `id pass_dir` and 52 cards. Blank lines and lines starting with '#' are skipped.
 Result<std::vector<DealRecord>> read_deals(const std::string& path);
 Result<DealRecord> parse_deal_line(std::string_view line);
+
+// The search's settings, declared once: the YAML config's `section.name` key, a match
+// player spec's option.NAME, the command line's flags and the engine contract's options all
+// read them through this table, with the same ranges and the same messages.
+struct SearchSetting {
+  enum class Kind { kInt, kReal, kBool };
+  std::string_view section;  // "search" or "rollout"
+  std::string_view name;
+  Kind kind;
+  double min, max;  // inclusive
+  std::string_view help;
+  double (*get)(const SearchCfg&);
+  // kInt and kBool take `whole` (an integer, booleans 0 / 1), kReal takes `real`.
+  void (*set)(SearchCfg&, std::int64_t whole, double real);
+};
+std::span<const SearchSetting> search_settings();
+// By its name ("worlds") or its key ("search.worlds"); nullptr if none.
+const SearchSetting* find_search_setting(std::string_view name);
+// Sets one setting from text (a number; true / false); a one-line error names it.
+Result<void> set_search_setting(SearchCfg& cfg, const SearchSetting& s, std::string_view text);
 
 // The search settings and rules from a YAML config (configs/hearts.yaml); keys absent keep
 // the values given; unknown keys are an error naming them.

@@ -38,18 +38,9 @@ class HeartsSeat final : public Seat {
   hearts::SearchCfg cfg_;
 };
 
-template <class T>
-Result<T> hearts_number(std::string_view key, std::string_view v, T lo, T hi) {
-  T out{};
-  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-  if (v.empty() || ec != std::errc() || p != v.data() + v.size() || out < lo || out > hi)
-    return fail("hearts bot option {}={}: expected a number from {} to {}", key, v, lo, hi);
-  return out;
-}
-
 // The search settings of a player: its limits (movetime: the budget per decision; nodes: the
-// sampled worlds; depth: the lookahead plies) and its options (worlds, depth, beta,
-// endgame_cards). The other bots take neither.
+// sampled worlds; depth: the lookahead plies) and its options (option.NAME=VALUE, any of the
+// search's settings: hearts::search_settings). The other bots take neither.
 Result<hearts::SearchCfg> hearts_search_cfg(const PlayerSpec& spec, const MoveLimits& limits) {
   hearts::SearchCfg c;
   if (limits.clock)
@@ -68,28 +59,15 @@ Result<hearts::SearchCfg> hearts_search_cfg(const PlayerSpec& spec, const MoveLi
     return fail("--depth {}: the hearts search looks 0 to 8 plies", limits.depth);
   if (limits.depth > 0) c.depth = limits.depth;
   for (const auto& [k, v] : spec.options) {
-    if (k == "worlds") {
-      auto n = hearts_number<int>(k, v, 1, 100000);
-      if (!n) return tl::unexpected(n.error());
-      c.worlds = *n;
-    } else if (k == "depth") {
-      auto n = hearts_number<int>(k, v, 0, 8);
-      if (!n) return tl::unexpected(n.error());
-      c.depth = *n;
-    } else if (k == "endgame_cards") {
-      auto n = hearts_number<int>(k, v, 0, 13);
-      if (!n) return tl::unexpected(n.error());
-      c.endgame_cards = *n;
-    } else if (k == "beta") {
-      char* end = nullptr;
-      const double b = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !std::isfinite(b))
-        return fail("hearts bot option beta={}: expected a number", v);
-      c.beta = b;
-    } else {
-      return fail("the hearts search bot has no option '{}' (worlds, depth, beta, endgame_cards)",
-                  k);
+    const hearts::SearchSetting* setting = hearts::find_search_setting(k);
+    if (!setting) {
+      std::string names;
+      for (const auto& known : hearts::search_settings())
+        names += fmt::format("{}{}", names.empty() ? "" : ", ", known.name);
+      return fail("the hearts search bot has no option '{}' ({})", k, names);
     }
+    if (auto ok = hearts::set_search_setting(c, *setting, v); !ok)
+      return fail("hearts bot option {}", ok.error().message);
   }
   return c;
 }

@@ -1,4 +1,5 @@
 // The PPH harness: deal files, configs, duplicate rotation and statistics.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -80,6 +81,35 @@ TEST(HeartsConfig, BadKeysAndValuesAreNamed) {
   EXPECT_NE(search_cfg_from(*neg).error().message.find("worlds"), std::string::npos);
   auto type = Config::parse("rules:\n  jd_bonus: maybe\n", "x.yaml");
   EXPECT_FALSE(rules_from(*type));
+}
+
+TEST(HeartsConfig, OneTableOfSettingsForConfigSpecsAndTheEngine) {
+  // Every setting is read from its YAML key and from its name, with the same range.
+  for (const auto& s : search_settings()) {
+    SCOPED_TRACE(std::string(s.name));
+    EXPECT_EQ(find_search_setting(s.name), &s);
+    EXPECT_EQ(find_search_setting(fmt::format("{}.{}", s.section, s.name)), &s);
+    SearchCfg cfg;
+    const std::string too_big = s.kind == SearchSetting::Kind::kBool ? "maybe"
+                                : s.max >= 1e15                      ? "x"
+                                                                     : fmt::format("{}", s.max + 1);
+    EXPECT_FALSE(set_search_setting(cfg, s, too_big)) << too_big;
+    auto yaml = Config::parse(fmt::format("{}:\n  {}: {}\n", s.section, s.name, too_big), "x.yaml");
+    ASSERT_TRUE(yaml);
+    EXPECT_FALSE(search_cfg_from(*yaml)) << too_big;
+  }
+  SearchCfg cfg;
+  ASSERT_TRUE(set_search_setting(cfg, *find_search_setting("model_epsilon"), "0.25"));
+  EXPECT_EQ(cfg.model_epsilon, 0.25);
+  ASSERT_TRUE(set_search_setting(cfg, *find_search_setting("rollout.avoid_queen"), "false"));
+  EXPECT_FALSE(cfg.rollout.avoid_queen);
+  ASSERT_TRUE(set_search_setting(cfg, *find_search_setting("seed"), "-1"));
+  EXPECT_EQ(cfg.seed, ~std::uint64_t{0});  // 64 bits, read as a signed number
+  auto bad = set_search_setting(cfg, *find_search_setting("depth"), "9");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "search.depth must be 0 to 8");
+  EXPECT_EQ(find_search_setting("search.epsilon"), nullptr);  // rollout's, not the search's
+  EXPECT_EQ(find_search_setting("worldz"), nullptr);
 }
 
 TEST(HeartsDuplicate, RotatesSeatsAndTheRuleBotBeatsRandom) {
