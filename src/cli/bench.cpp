@@ -127,10 +127,14 @@ Runner add_bench(CLI::App& root, const Registry& registry) {
   for (const auto& g : registry.games())
     if (g.bench) games.push_back(g.name);
   if (!games.empty()) a->game = games.front();
-  cmd->add_option("--game,-g", a->game,
-                  fmt::format("the game: {} (chess and gomoku: alpha-beta to a depth; go: MCTS "
-                              "playouts on 9x9 and 19x19)",
-                              registry.names([](const GameEntry& g) { return bool(g.bench); })))
+  std::string what;
+  for (const auto& g : registry.games())
+    if (g.bench && !g.bench_help.empty())
+      what += fmt::format("{}{}: {}", what.empty() ? "" : "; ", g.name, g.bench_help);
+  cmd->add_option(
+         "--game,-g", a->game,
+         fmt::format("the game: {} ({})",
+                     registry.names([](const GameEntry& g) { return bool(g.bench); }), what))
       ->capture_default_str()
       ->check(CLI::IsMember(games));
   cmd->add_option("--depth,-d", a->request.options.depth,

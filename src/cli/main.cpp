@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   using namespace kibitz;
   const Registry& registry = builtin_registry();
 
-  CLI::App app{"Kibitz: engines that play and analyse chess, gomoku, Go, Hearts and Diplomacy.",
+  CLI::App app{fmt::format("Kibitz: engines that play and analyse {}.", registry.titles()),
                "kibitz"};
   app.set_version_flag("--version", std::string("kibitz ") + KIBITZ_VERSION);
   std::string log_level = "warn";

@@ -34,53 +34,8 @@ struct MatchArgs {
   match::MatchConfig config;
 };
 
-constexpr const char* kExamples =
-    R"(Players (--engine, once per player; KEY=VALUE words, quoted like a shell):
-  cmd=PROGRAM ARGS...   an external engine (UCI for chess, Gomocup for gomoku, GTP for Go);
-                        words after cmd= that are not KEY=VALUE are its arguments, arg=WORD
-                        adds one verbatim
-  bot=NAME              an in-process Kibitz bot; chess: kibitz (the full engine), plain
-                        (the seed's plain alpha-beta baseline), random; gomoku: pipeline,
-                        alphabeta, random; Go: mcts (the MCTS engine: --nodes are its visits,
-                        option.Threads, option.resign), random (a sensible point, else pass);
-                        hearts: search, rule, random; diplomacy: rm, heuristic, random
-  name=NAME             the name in results and records (default: program or bot name)
-  option.NAME=VALUE     a UCI setoption (checked against the engine's option list); bots take
-                        Hash, Threads, Move Overhead and each search technique (true/false)
-  proto=uci|gomocup|gtp  dir=DIR  stderr=show   protocol, working directory, engine's stderr
-  tc= movetime= nodes= depth=         this player's own limits (time odds)
-
-Time controls: --tc 10+0.1 (seconds + increment), --tc 40/60 (40 moves in 60 s, repeating),
-  --tc 1:30+1 (minutes:seconds); or fixed limits per move: --movetime MS, --nodes N, --depth D.
-  The mover's clock loses the wall time from the moment it is asked to the moment its move
-  arrives; a move later than its clock plus --grace loses on time.
-
-Go (--game go --board-size 5..19 --komi K): GTP engines get boardsize, clear_board, komi and
-  time_settings per game (M+I as main time M with byo-yomi I per 1 stone, whole seconds;
-  moves/T as Canadian byo-yomi), time_left before each genmove and the opponent's moves with
-  play. A game ends by resignation (B+R, W+R) or two passes, or is cut by --max-moves, and is
-  scored by Tromp-Taylor area with every stone alive (B+3.5, W+0.5, 0 for a tie). Illegal or
-  unparsable moves, "?" to genmove, crashes and time losses lose (B+F, W+T, ...). Openings:
-  SGF files (or a directory of them) or a text file of GTP vertices per line ("E5 C3 G4").
-
-Hearts (--game hearts; in-process bots only): duplicate deals. The first player of a game
-  plays North and South, the second East and West, and the pair's other game deals the same
-  cards with the players swapped. A game is one hand (the deal's passing direction); the side
-  whose two seats took fewer points wins ("NS 9 - EW 17"). Openings: a deal file (id pass N E
-  S W a line, as ../shared/data/hearts/deals_10000_v1.tsv), else 10,000 deals from --seed.
-  The search bot's budget per decision is --movetime (default 900 ms), --nodes its sampled
-  worlds (default 128); option.worlds, depth, beta, endgame_cards. The report adds points per
-  hand (PPH, one seat's, lower is better); records are a JSON line per hand.
-
-Diplomacy (--game diplomacy; in-process bots only): pair k plays power k mod 7 (map order)
-  with game seed --seed + k; the first player of a game plays that power, the second the other
-  six, and the pair's other game swaps them. A game runs to a solo (its holder wins) or to the
-  end of --max-year (default 1930), when more centres per power wins ("France(rm) 12 -
-  others(heuristic) avg 3.67"). The rm bot thinks --movetime per movement phase and power
-  (default 300 ms; --nodes: a fixed iteration count; option.strength, option.iterations). The
-  report adds centres per power; records are a JSON line per game (diplomacy play's format).
-
-Results are from the first player's point of view: W/D/L, score, Elo with a 95% interval
+constexpr const char* kResultsAndExamples =
+    R"(Results are from the first player's point of view: W/D/L, score, Elo with a 95% interval
   (pentanomial over pairs of games with the same opening and the colours reversed), and with
   --sprt the log-likelihood ratio after every pair; the match stops when H0 or H1 is accepted.
   Illegal moves, crashes and time forfeits lose the game and are counted per player.
@@ -116,6 +71,37 @@ Examples:
   # Diplomacy: the RM+ bot (300 ms) against the heuristic bot, every power twice
   kibitz match --game diplomacy --engine bot=rm --engine bot=heuristic --movetime 300 \
       --games 14 --concurrency 2 --records games.jsonl)";
+
+// `kibitz match --help`'s footer: the players, time controls, each game's own paragraph
+// (its registry entry's), results and examples.
+std::string match_footer(const Registry& registry) {
+  std::string protocols, bots, games;
+  for (const auto& g : registry.games()) {
+    if (!g.protocol.empty())
+      protocols += fmt::format("{}{} for {}", protocols.empty() ? "" : ", ", g.protocol, g.name);
+    if (!g.bots.empty()) bots += fmt::format("    {}: {}\n", g.name, g.bots);
+    if (!g.match_help.empty()) games += g.match_help + "\n\n";
+  }
+  return fmt::format(R"(Players (--engine, once per player; KEY=VALUE words, quoted like a shell):
+  cmd=PROGRAM ARGS...   an external engine ({protocols});
+                        words after cmd= that are not KEY=VALUE are its arguments, arg=WORD
+                        adds one verbatim
+  bot=NAME              an in-process Kibitz bot:
+{bots}  name=NAME             the name in results and records (default: program or bot name)
+  option.NAME=VALUE     an engine option: a UCI setoption (checked against the engine's option
+                        list); a bot's are its engine's (kibitz games --verbose)
+  proto=uci|gomocup|gtp  dir=DIR  stderr=show   protocol, working directory, engine's stderr
+  tc= movetime= nodes= depth=         this player's own limits (time odds)
+
+Time controls: --tc 10+0.1 (seconds + increment), --tc 40/60 (40 moves in 60 s, repeating),
+  --tc 1:30+1 (minutes:seconds); or fixed limits per move: --movetime MS, --nodes N, --depth D.
+  The mover's clock loses the wall time from the moment it is asked to the moment its move
+  arrives; a move later than its clock plus --grace loses on time.
+
+)",
+                     fmt::arg("protocols", protocols), fmt::arg("bots", bots)) +
+         games + kResultsAndExamples;
+}
 
 int run_match(MatchArgs& a, const Registry& registry) {
   auto& c = a.config;
@@ -182,7 +168,7 @@ Runner add_match(CLI::App& root, const Registry& registry) {
   auto a = std::make_shared<MatchArgs>();
   auto* cmd = root.add_subcommand(
       "match", "Play games between engines (external or in-process) and measure Elo / SPRT");
-  cmd->footer(kExamples);
+  cmd->footer(match_footer(registry));
   if (!registry.games().empty()) a->game = registry.games().front().name;
   cmd->add_option("--game", a->game, fmt::format("the game: {}", registry.names()))
       ->capture_default_str();
@@ -219,7 +205,8 @@ Runner add_match(CLI::App& root, const Registry& registry) {
   cmd->add_flag("--random-openings", a->config.openings.random_order,
                 "openings in an order shuffled by --seed (default: file order)");
   cmd->add_option("--seed", a->config.seed,
-                  "seed for the opening order, random bots, hearts deals and diplomacy game seeds")
+                  "seed for the opening order, random bots and the games' own chance (deals, "
+                  "game seeds)")
       ->capture_default_str();
   auto& adj = a->config.settings.adjudication;
   cmd->add_option("--resign-moves", adj.resign_moves,
@@ -249,9 +236,12 @@ Runner add_match(CLI::App& root, const Registry& registry) {
   cmd->add_option("--sprt", a->sprt, "SPRT bounds ELO0,ELO1 (logistic Elo), e.g. 0,5");
   cmd->add_option("--alpha", a->alpha, "SPRT false-positive rate")->capture_default_str();
   cmd->add_option("--beta", a->beta, "SPRT false-negative rate")->capture_default_str();
+  std::string formats;
+  for (const auto& g : registry.games())
+    if (!g.records.empty())
+      formats += fmt::format("{}{} for {}", formats.empty() ? "" : ", ", g.records, g.name);
   cmd->add_option("--pgn,--records", a->config.records_file,
-                  "append the game records (PGN for chess, SGF for gomoku and go, JSON lines for "
-                  "hearts and diplomacy) to this file");
+                  fmt::format("append the game records ({}) to this file", formats));
   cmd->add_option("--json", a->json, "write the report as JSON to this file");
   cmd->add_option("--event", a->config.settings.event, "event name in the records")
       ->capture_default_str();

@@ -35,6 +35,13 @@ std::string Registry::titles_taking(unsigned setting) const {
   return out.empty() ? std::string("none") : out;
 }
 
+std::string Registry::titles() const {
+  std::string out;
+  for (std::size_t i = 0; i < games_.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == games_.size() ? " and " : ", ") + games_[i].title;
+  return out;
+}
+
 Result<std::unique_ptr<match::GameKind>> Registry::game_kind(
     std::string_view name, const match::GameSettings& settings) const {
   const GameEntry* g = find(name);

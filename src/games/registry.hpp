@@ -52,6 +52,12 @@ struct GameEntry {
   std::function<std::unique_ptr<engine::AnyEngine>()> engine;
   // `kibitz bench --game NAME`: prints the report and returns the exit status; empty: none.
   std::function<int(const engine::BenchRequest&)> bench;
+  // The help texts the program builds from the entries (none names a game of its own):
+  std::string protocol;    // external engines' protocol in `kibitz match` ("UCI"); "": none
+  std::string records;     // the format of its game records ("PGN")
+  std::string bots;        // the in-process bots of `kibitz match`, one line
+  std::string bench_help;  // what its bench searches, a few words
+  std::string match_help;  // its paragraph in `kibitz match --help` (wrapped, 2-space indent)
   // The game's own subcommands (`kibitz uci`, `kibitz gomoku`), added to the program's.
   std::function<std::vector<Command>(CLI::App&)> commands;
 };
@@ -65,6 +71,8 @@ class Registry {
   std::string names(const std::function<bool(const GameEntry&)>& has = {}) const;
   // "Go" (the titles of the games that take a MatchSetting, joined by "and"; "none").
   std::string titles_taking(unsigned setting) const;
+  // "Chess, Gomoku, Go, Hearts and Diplomacy": every title, in sentence form.
+  std::string titles() const;
   // `kibitz match`'s referee for the game `name` with these settings; an error names an
   // unknown game or a setting the game does not take.
   Result<std::unique_ptr<match::GameKind>> game_kind(std::string_view name,

@@ -19,6 +19,10 @@ GameEntry registry_entry() {
   };
   e.engine = [] { return engine::make_chess_any_engine(); };
   e.bench = cli::bench_chess;
+  e.protocol = "UCI";
+  e.records = "PGN";
+  e.bots = "kibitz (the full engine), plain (the seed's plain alpha-beta baseline), random";
+  e.bench_help = "alpha-beta to a depth";
   e.commands = [](CLI::App& app) {
     return std::vector<Command>{{"uci", cli::add_uci(app)},
                                 {"perft", cli::add_perft(app)},

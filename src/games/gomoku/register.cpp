@@ -19,6 +19,10 @@ GameEntry registry_entry() {
   e.match_settings = kBoardSizeSetting | kRuleSetting;
   e.arena = match::make_gomoku_kind;
   e.engine = [] { return engine::make_gomoku_any_engine(); };
+  e.protocol = "Gomocup";
+  e.records = "SGF";
+  e.bots = "pipeline, alphabeta, random";
+  e.bench_help = "alpha-beta to a depth";
   e.bench = cli::bench_gomoku;
   e.commands = [](CLI::App& app) {
     return std::vector<Command>{{"gomocup", cli::add_gomocup(app)},

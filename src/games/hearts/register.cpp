@@ -19,6 +19,18 @@ GameEntry registry_entry() {
   e.new_state = new_any_state;
   e.engine = engine::make_hearts_any_engine;
   e.arena = match::make_hearts_kind;
+  e.records = "JSON lines";
+  e.bots = "search, rule, random";
+  e.match_help =
+      R"(Hearts (--game hearts; in-process bots only): duplicate deals. The first player of a game
+  plays North and South, the second East and West, and the pair's other game deals the same
+  cards with the players swapped. A game is one hand (the deal's passing direction); the side
+  whose two seats took fewer points wins ("NS 9 - EW 17"). Openings: a deal file (id pass N E
+  S W a line, as ../shared/data/hearts/deals_10000_v1.tsv), else 10,000 deals from --seed.
+  The search bot's budget per decision is --movetime (default 900 ms), --nodes its sampled
+  worlds (default 128); option.NAME any of the search's settings (configs/hearts.yaml: worlds,
+  depth, beta, model_epsilon, ...). The report adds points per hand (PPH, one seat's, lower
+  is better); records are a JSON line per hand.)";
   e.commands = [](CLI::App& app) { return std::vector<Command>{{"hearts", cli::add_hearts(app)}}; };
   return e;
 }
