@@ -50,6 +50,8 @@ struct EngineLimits {
   // Thinking on the opponent's time: as infinite until ponderhit() starts the clock above
   // (then as those limits say), or stop().
   bool ponder = false;
+  // Reports while thinking every this many ms (analysis; 0: the engine's own cadence).
+  std::int64_t interval_ms = 0;
 };
 // The limits' clock, as the time manager (core/time_manager.hpp) reads it.
 MoverClock mover_clock(const EngineLimits& limits);
@@ -73,6 +75,20 @@ struct EngineReport {
   Bound bound = Bound::kExact;
   int hashfull = 0;
   std::string ponder;
+  // MCTS detail (GTP's analysis): the root's candidates, most visited first, each with its
+  // visits, value (0..1 for the side to move), prior and line; the playouts this search ran
+  // (nodes are the root's visits, a reused tree's included) and how unsettled the root is
+  // (0..1).
+  struct Line {
+    std::string move;
+    std::uint64_t visits = 0;
+    double value = 0;
+    double prior = 0;
+    std::vector<std::string> pv;
+  };
+  std::vector<Line> lines;
+  std::uint64_t playouts = 0;
+  double uncertainty = 0;
 };
 
 // An option the engine takes, declared once: `kibitz` reads it from the command line, match
@@ -115,6 +131,21 @@ class AnyEngine {
   // go() and wait(): the answer, or the error of go().
   Result<EngineReport> think(const EngineLimits& limits, ReportFn info = {});
 };
+
+// For adapters: a stop that comes before the engine has started its search (which clears its
+// own stop flag) would be lost, so the adapters remember it and repeat it at the engine's
+// next report.
+class StopLatch {
+ public:
+  void arm() { stop_.store(false); }
+  void set() { stop_.store(true); }
+  bool is_set() const { return stop_.load(); }
+
+ private:
+  std::atomic<bool> stop_{false};
+};
+// A move time no game waits out: until stop().
+inline constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
 
 // What EngineRunner<A> asks of a game's adapter A:
 //   using Position;  static constexpr std::string_view kGame
@@ -159,13 +190,20 @@ class EngineRunner final : public AnyEngine {
     adapter_.new_game();
   }
   Result<void> set_position(std::string_view text) override {
-    if (thinking()) return fail("position: not while the engine is thinking (stop it first)");
     auto p = A::parse(text);
     if (!p) return tl::unexpected(p.error());
+    return set_position(std::move(*p));
+  }
+  // The game's own protocol may hold more than the position text says (GTP: handicap
+  // placements, a loaded record's ko and history): the position itself.
+  Result<void> set_position(typename A::Position p) {
+    if (thinking()) return fail("position: not while the engine is thinking (stop it first)");
     wait();
-    position_ = std::move(*p);
+    position_ = std::move(p);
     return {};
   }
+  // The adapter, for what only the game's own protocol asks of it (GTP: the deep search).
+  A& adapter() { return adapter_; }
   Result<void> go(const EngineLimits& limits, ReportFn info, ReportFn done) override {
     if (!position_) return fail("go: no position set");
     if (A::finished(*position_)) return fail("go: the game is over, there is no move to make");
@@ -245,7 +283,7 @@ std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats = true, std::size
 // ... with the pipeline's options as given (Gomocup's command line).
 std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
                                                   std::size_t hash_mb);
-std::unique_ptr<AnyEngine> make_go_any_engine();
+std::unique_ptr<AnyEngine> make_go_any_engine();  // engine/go_any_engine.hpp: the GTP's
 // Hearts: the search bot for the seat to move, from what that seat has seen (the position
 // text shows the whole deal; the bot is given only the seat's Observation).
 std::unique_ptr<AnyEngine> make_hearts_any_engine();

@@ -59,20 +59,6 @@ Result<EngineReport> AnyEngine::think(const EngineLimits& limits, ReportFn info)
 
 namespace {
 
-// A stop that comes before the engine has started its search (which clears its own stop
-// flag) would be lost: the adapters remember it and repeat it at the engine's next report.
-class StopLatch {
- public:
-  void arm() { stop_.store(false); }
-  void set() { stop_.store(true); }
-  bool is_set() const { return stop_.load(); }
-
- private:
-  std::atomic<bool> stop_{false};
-};
-
-constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
-
 // --- chess: the alpha-beta engine ---------------------------------------------------------
 
 class ChessAdapter {
@@ -353,87 +339,6 @@ class GomokuAdapter {
   StopLatch latch_;
 };
 
-// --- Go: MCTS -----------------------------------------------------------------------------
-
-class GoAdapter {
- public:
-  using Position = go::Position;
-  static constexpr std::string_view kGame = "go";
-  static Result<Position> parse(std::string_view text) { return go::parse_position_text(text); }
-  static bool finished(const Position& p) { return p.is_terminal(); }
-
-  std::vector<EngineOption> options() const {
-    return {{"Threads", EngineOption::Type::kInt, options_.threads, 1, 256, "search threads"},
-            {"resign", EngineOption::Type::kBool, options_.resign, 0, 1, "resign lost games"},
-            {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(options_.seed),
-             std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
-             "seed of the search (64 bits, read as a signed number)"}};
-  }
-  Result<void> set(std::string_view name, std::int64_t v) {
-    if (name == "Threads") options_.threads = static_cast<int>(v);
-    if (name == "resign") options_.resign = v != 0;
-    if (name == "seed") options_.seed = static_cast<std::uint64_t>(v);
-    engine_ = std::make_unique<GoEngine>(options_);
-    return {};
-  }
-  void new_game() { engine_ = std::make_unique<GoEngine>(options_); }
-  void stop() {
-    latch_.set();
-    engine_->stop();
-  }
-  void arm() { latch_.arm(); }
-
-  EngineReport search(const Position& root, const EngineLimits& l,
-                      const AnyEngine::ReportFn& info) {
-    // The clock in GTP's terms: the engine's own time management (GoEngine::clock_limits_ms)
-    // spends it. A plain clock with an increment reads as byo-yomi of one move.
-    GoClock clock;
-    if (l.clock_ms >= 0) {
-      const int me = root.to_move() == go::kWhite ? 1 : 0;
-      if (l.main_ms > 0 || l.period_ms > 0) {
-        clock.set = true;
-        clock.main_ms = l.main_ms;
-        clock.byo_ms = l.period_ms;
-        clock.byo_stones = l.period_moves;
-      } else {
-        clock = go_clock_for(l.clock_ms, l.increment_ms, 0);
-      }
-      clock.left_ms[me] = l.clock_ms;
-      clock.left_stones[me] = l.moves_to_go;
-      clock.left_known[me] = true;
-    }
-    engine_->set_clock(clock);
-    GoLimits g{.visits = l.nodes, .movetime_ms = l.movetime_ms};
-    if (l.infinite) g.movetime_ms = kForever;
-    if (latch_.is_set()) g = GoLimits{.visits = 1, .movetime_ms = 1};  // stopped before it began
-    const auto report = [&](const search::MctsResult<go::Move>& r) {
-      EngineReport e;
-      for (const auto m : r.pv) e.pv.push_back(go::to_vertex(m, root.size()));
-      e.move = go::to_vertex(r.best, root.size());
-      e.score = r.value;
-      e.depth = static_cast<int>(r.pv.size());
-      e.nodes = r.playouts;
-      e.time_ms = r.time_ms;
-      e.how = fmt::format("{} visits", r.root_visits);
-      return e;
-    };
-    const GoEngine::InfoCallback on_info = [&](const search::MctsResult<go::Move>& r) {
-      if (latch_.is_set()) engine_->stop();
-      if (info) info(report(r));
-    };
-    const auto d = engine_->genmove(root, g, true, &on_info, 100);
-    EngineReport e = report(d.result);
-    e.move = go::to_vertex(d.move, root.size());
-    e.score = d.value;
-    return e;
-  }
-
- private:
-  GoEngineOptions options_;
-  std::unique_ptr<GoEngine> engine_ = std::make_unique<GoEngine>(options_);
-  StopLatch latch_;
-};
-
 // --- Hearts: the search bot, deciding from what the seat to move has seen ------------------
 
 class HeartsAdapter {
@@ -554,9 +459,6 @@ std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
 }
 std::unique_ptr<AnyEngine> make_hearts_any_engine() {
   return std::make_unique<EngineRunner<HeartsAdapter>>();
-}
-std::unique_ptr<AnyEngine> make_go_any_engine() {
-  return std::make_unique<EngineRunner<GoAdapter>>();
 }
 
 }  // namespace kibitz::engine

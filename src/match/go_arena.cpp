@@ -304,7 +304,7 @@ class GoBotSeat final : public GoSeat {
         reply.comment = ok.error().message;  // cannot happen: the referee's own game
       } else if (const auto r = engine_->think(limits)) {
         reply.move = r->move;
-        reply.comment = fmt::format("{} {:.1f}%", r->how, 100 * r->score);
+        reply.comment = fmt::format("{} visits {:.1f}%", r->nodes, 100 * r->score);
       }
     }
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(GoWall::now() - t0).count();

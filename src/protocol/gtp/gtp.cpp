@@ -119,12 +119,11 @@ Session::Session(std::istream& in, std::ostream& out, SessionOptions options)
     : in_(in),
       out_(out),
       options_(options),
-      engine_(options.engine),
+      engine_(engine::make_go_engine(options.engine, options.deep)),
       rules_{.size = std::clamp(options.size, go::kMinSize, go::kMaxSize), .komi = options.komi},
       base_(rules_),
       position_(rules_) {
   in_.tie(nullptr);  // reads must not flush the output outside the lock (see uci.cpp)
-  if (options_.deep) engine_.attach_deep(options_.deep);
 }
 
 Session::~Session() { stop_analysis(); }
@@ -136,24 +135,21 @@ void Session::send(std::string_view text) {
 
 // Only the search is stopped here: joining the analysis thread and ending its response is
 // left to the reading thread (the next command), which owns them.
-void Session::stop() { engine_.stop(); }
+void Session::stop() { engine_->stop(); }
 
 void Session::stop_analysis() {
-  if (!analyzer_.joinable()) return;
-  engine_.stop();
-  analyzer_.join();
+  if (!analyzing_) return;
+  engine_->stop();
+  engine_->wait();
   if (!pondering_) send("\n");  // the empty line that ends lz-analyze's response
-  pondering_ = false;
+  analyzing_ = pondering_ = false;
 }
 
 void Session::start_ponder() {
-  if (position_.is_terminal()) return;
-  engine_.clear_stop();  // before the thread: a stop() right after this must end it
-  pondering_ = true;
-  analyzer_ = std::thread([this, pos = position_] {
-    engine_.analyze(
-        pos, [](const engine::GoEngine::Result&) {}, 0);
-  });
+  if (position_.is_terminal() || !engine_->set_position(position_)) return;
+  engine::EngineLimits limits;
+  limits.infinite = true;
+  if (engine_->go(limits, {}, {})) analyzing_ = pondering_ = true;
 }
 
 int Session::run() {
@@ -200,7 +196,7 @@ void Session::reset_board() {
   base_ = go::Position(rules_);
   position_ = base_;
   history_.clear();
-  engine_.new_game(rules_);  // a fresh tree and resignation count
+  engine_->new_game();  // a fresh tree and resignation count
 }
 
 void Session::rebuild() {
@@ -225,16 +221,14 @@ Session::Reply Session::play(go::Color c, go::Move m) {
 }
 
 // One stderr line per genmove, for the log windows of GTP tools and for match post-mortems.
-void Session::log_decision(go::Color c, const engine::GoDecision& d) const {
-  const auto& r = d.result;
+void Session::log_decision(go::Color c, const engine::EngineReport& d) const {
   std::string pv;
-  for (const go::Move m : r.pv) pv += " " + go::to_vertex(m, position_.size());
+  for (const auto& m : d.pv) pv += " " + m;
   logger().info(
-      "genmove {} -> {} ({}{}): visits {} playouts {} winrate {:.1f}% uncertainty {:.2f} "
-      "{} ms pv{}",
-      c == go::kBlack ? "b" : "w", go::to_vertex(d.move, position_.size()), d.reason,
-      d.deep ? fmt::format(", {}", engine::deep_source_text(d.source)) : std::string(),
-      r.root_visits, d.playouts, 100.0 * d.value, r.uncertainty, r.time_ms, pv);
+      "genmove {} -> {} ({}): visits {} playouts {} winrate {:.1f}% uncertainty {:.2f} {} ms "
+      "pv{}",
+      c == go::kBlack ? "b" : "w", d.move, d.how, d.nodes, d.playouts, 100.0 * d.score,
+      d.uncertainty, d.time_ms, pv);
 }
 
 go::Position Session::genmove_position(go::Color c) const {
@@ -245,29 +239,64 @@ go::Position Session::genmove_position(go::Color c) const {
   return pos;
 }
 
-Session::Reply Session::genmove(go::Color c, bool cleanup,
-                                const engine::GoEngine::InfoCallback* info,
+engine::EngineLimits Session::clock_limits(go::Color colour) const {
+  engine::EngineLimits l;
+  const int me = colour == go::kWhite ? 1 : 0;
+  const engine::GoClock& c = clock_;
+  // No settings and no time_left, or byo-yomi time with no stones (GTP: no limit): none.
+  if ((!c.set && !c.left_known[me]) || (c.set && c.byo_stones == 0 && c.byo_ms > 0)) return l;
+  std::int64_t left = c.left_known[me] ? c.left_ms[me] : c.main_ms;
+  int stones = c.left_known[me] ? c.left_stones[me] : 0;
+  if (!c.left_known[me] && c.main_ms == 0 && c.byo_stones > 0) {  // byo-yomi from the start
+    left = c.byo_ms;
+    stones = c.byo_stones;
+  }
+  l.clock_ms = std::max<std::int64_t>(0, left);
+  l.moves_to_go = stones;
+  l.main_ms = c.main_ms;
+  l.period_ms = c.byo_ms;
+  l.period_moves = c.byo_stones;
+  return l;
+}
+
+Session::Reply Session::genmove(go::Color c, bool cleanup, const engine::AnyEngine::ReportFn* info,
                                 std::int64_t interval_ms) {
   const auto start = std::chrono::steady_clock::now();
   const go::Position pos = genmove_position(c);
-  const engine::GoLimits limits{.visits = options_.visits, .movetime_ms = options_.movetime_ms};
-  engine_.set_clock(clock_);
-  engine_.set_handicap(handicap_stones(base_));
-  const auto d = engine_.genmove(pos, limits, !cleanup, info, interval_ms);
+  // A game ended otherwise (the move cap) takes no more moves: the answer is a pass.
+  engine::EngineReport d;
+  d.move = "pass";
+  d.how = "game over";
+  if (!pos.is_terminal()) {
+    engine::EngineLimits limits = clock_limits(c);
+    limits.nodes = options_.visits;
+    limits.movetime_ms = options_.movetime_ms;
+    limits.interval_ms = interval_ms;
+    (void)engine_->set_option("cleanup", cleanup ? "true" : "false");
+    (void)engine_->set_option("handicap", std::to_string(handicap_stones(base_)));
+    auto answer = engine_->set_position(pos);
+    if (answer) {
+      auto r = engine_->think(limits, info ? *info : engine::AnyEngine::ReportFn{});
+      if (!r) return {false, r.error().message};
+      d = std::move(*r);
+    } else {
+      return {false, answer.error().message};
+    }
+  }
   // Our own tally of the clock, for controllers that send time_settings but no time_left.
   engine::charge_clock(clock_, c == go::kWhite ? 1 : 0,
                        std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - start)
                            .count());
-  if (info) (*info)(d.result);  // the statistics the move was chosen from, last
+  if (info) (*info)(d);  // the statistics the move was chosen from, last
   log_decision(c, d);
-  if (d.move.is_resign()) return {true, "resign"};
-  // A game ended otherwise (the move cap) takes no more moves: the answer is a pass.
+  if (d.move == "resign") return {true, "resign"};
   if (!pos.is_terminal()) {
-    if (Reply r = play(c, d.move); !r.ok) return {false, "engine produced an illegal move"};
-    engine_.play(d.move);
+    const auto m = go::parse_vertex(d.move, pos.size());
+    if (!m) return {false, "engine produced an illegal move"};
+    if (Reply r = play(c, *m); !r.ok) return {false, "engine produced an illegal move"};
   }
-  return {true, go::to_vertex(d.move, position_.size())};
+  return {true, d.move};
 }
 
 Session::Reply Session::handicap(int stones, bool free_placement) {
@@ -334,30 +363,27 @@ Session::Reply Session::loadsgf(const std::vector<std::string_view>& args) {
   return {};
 }
 
-std::string Session::info_line(const engine::GoEngine::Result& r, int size,
-                               const AnalyzeSpec& spec) const {
+std::string Session::info_line(const engine::EngineReport& r, const AnalyzeSpec& spec) {
   std::string line;
   int order = 0;
-  for (const auto& ms : r.moves) {
-    if (ms.visits <= 0) break;  // most visited first
+  for (const auto& ms : r.lines) {
     if (!line.empty()) line += ' ';
     // The lower confidence bound of the move's value: its mean less 1.96 standard errors of
     // a win/loss outcome (what Lizzie sorts and colours by).
     const double lcb = std::clamp(
         ms.value - 1.96 * std::sqrt(ms.value * (1 - ms.value) / static_cast<double>(ms.visits)),
         0.0, 1.0);
-    const std::string vertex = go::to_vertex(ms.move, size);
     if (spec.kata)
       line += fmt::format(
           "info move {} visits {} utility {:.6f} winrate {:.6f} prior {:.6f} lcb {:.6f} "
           "utilityLcb {:.6f} order {} pv",
-          vertex, ms.visits, 2 * ms.value - 1, ms.value, ms.prior, lcb, 2 * lcb - 1, order++);
+          ms.move, ms.visits, 2 * ms.value - 1, ms.value, ms.prior, lcb, 2 * lcb - 1, order++);
     else
-      line += fmt::format("info move {} visits {} winrate {} prior {} lcb {} order {} pv", vertex,
+      line += fmt::format("info move {} visits {} winrate {} prior {} lcb {} order {} pv", ms.move,
                           ms.visits, static_cast<int>(std::lround(ms.value * 10000)),
                           static_cast<int>(std::lround(ms.prior * 10000)),
                           static_cast<int>(std::lround(lcb * 10000)), order++);
-    for (const go::Move m : engine_.pv_through(ms.move)) line += " " + go::to_vertex(m, size);
+    for (const auto& m : ms.pv) line += " " + m;
   }
   if (!line.empty() && spec.kata && !spec.owner.empty()) {
     line += " ownership";
@@ -418,17 +444,19 @@ Session::Reply Session::analyze(const std::vector<std::string_view>& args, const
     pos.set_to_move(spec.colour);
   prepare_spec(spec, kata, pos);
   send(fmt::format("={}\n", id));
-  const int size = pos.size();
-  engine_.clear_stop();  // before the thread: a stop() right after this must end it
-  analyzer_ = std::thread([this, pos, spec, size] {
-    engine_.analyze(
-        pos,
-        [this, size, &spec](const engine::GoEngine::Result& r) {
-          const std::string line = info_line(r, size, spec);
-          if (!line.empty()) send(line + "\n");
-        },
-        spec.interval_ms);
-  });
+  // Until the next command, which ends the response (stop_analysis); a finished game has no
+  // statistics to report.
+  analyzing_ = true;
+  engine::EngineLimits limits;
+  limits.infinite = true;
+  limits.interval_ms = spec.interval_ms;
+  if (engine_->set_position(pos))
+    (void)engine_->go(limits,
+                      [this, spec](const engine::EngineReport& r) {
+                        const std::string line = info_line(r, spec);
+                        if (!line.empty()) send(line + "\n");
+                      },
+                      {});
   return {.ok = true, .text = {}, .sent = true};
 }
 
@@ -442,9 +470,8 @@ Session::Reply Session::genmove_analyze(const std::vector<std::string_view>& arg
   const go::Position pos = genmove_position(spec.colour);
   prepare_spec(spec, kata, pos);
   send(fmt::format("={}\n", id));
-  const int size = pos.size();
-  const engine::GoEngine::InfoCallback info = [this, size, &spec](const auto& r) {
-    const std::string line = info_line(r, size, spec);
+  const engine::AnyEngine::ReportFn info = [this, &spec](const engine::EngineReport& report) {
+    const std::string line = info_line(report, spec);
     if (!line.empty()) send(line + "\n");
   };
   const Reply r = genmove(spec.colour, false, &info, spec.interval_ms);

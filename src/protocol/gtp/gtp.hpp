@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/go_any_engine.hpp"
 #include "engine/go_deep.hpp"
 #include "engine/go_engine.hpp"
 #include "games/go/board.hpp"
@@ -88,11 +89,13 @@ class Session {
   void reset_board();
   void rebuild();  // position_ from base_ and history_
   Reply play(go::Color c, go::Move m);
-  void log_decision(go::Color c, const engine::GoDecision& d) const;
+  void log_decision(go::Color c, const engine::EngineReport& d) const;
+  // The GTP clock's tally for colour `c` as the engine's limits (none: GoEngine's default).
+  engine::EngineLimits clock_limits(go::Color c) const;
   go::Position genmove_position(go::Color c) const;  // what genmove searches for `c`
   // genmove, and its analysis forms when `info` is given (called every interval and once
   // with the final statistics).
-  Reply genmove(go::Color c, bool cleanup, const engine::GoEngine::InfoCallback* info = nullptr,
+  Reply genmove(go::Color c, bool cleanup, const engine::AnyEngine::ReportFn* info = nullptr,
                 std::int64_t interval_ms = 0);
   Reply handicap(int stones, bool free_placement);
   Reply set_free_handicap(const std::vector<std::string_view>& args);
@@ -103,20 +106,20 @@ class Session {
   Reply analyze(const std::vector<std::string_view>& args, const std::string& id, bool kata);
   Reply genmove_analyze(const std::vector<std::string_view>& args, const std::string& id,
                         bool kata);
-  std::string info_line(const engine::GoEngine::Result& r, int size, const AnalyzeSpec& spec) const;
+  static std::string info_line(const engine::EngineReport& r, const AnalyzeSpec& spec);
 
   std::istream& in_;
   std::ostream& out_;
   std::mutex out_mutex_;
   SessionOptions options_;
-  engine::GoEngine engine_;
+  std::unique_ptr<engine::GoAnyEngine> engine_;  // behind the engine contract
   go::Rules rules_;
   go::Position base_;  // after clear_board, handicap or loadsgf: undo goes no further back
   go::Position position_;
   std::vector<std::pair<go::Color, go::Move>> history_;  // moves since base_
   engine::GoClock clock_;
-  std::thread analyzer_;
-  bool pondering_ = false;  // analyzer_ is a silent ponder search (no response to end)
+  bool analyzing_ = false;  // an analysis (or ponder) search runs until the next command
+  bool pondering_ = false;  // it is a silent ponder search (no response to end)
 };
 
 }  // namespace kibitz::gtp
