@@ -1,8 +1,24 @@
 #include "core/time_manager.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace kibitz {
+
+TimePolicy even_share_policy(int expected_moves) {
+  return TimePolicy{.expected_moves = expected_moves,
+                    .max_horizon = std::numeric_limits<int>::max(),
+                    .reserve_ms = 0,
+                    .reserve_divisor = 0,
+                    .margin_ms = 0,
+                    .increment_percent = 75,
+                    .soft_cap = {1, 1},
+                    .stretch = 1,
+                    .hard_cap = {1, 1},
+                    .period_stretch = 1,
+                    .period_cap = {1, 1},
+                    .keep_half = true};
+}
 
 ClockAllocation plan_move_time(const MoverClock& c, const TimePolicy& p) {
   using M = TimeBudget::Millis;

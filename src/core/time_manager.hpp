@@ -53,6 +53,12 @@ struct TimePolicy {
   bool keep_half = false;       // and (true) while every other move of it keeps half its share
 };
 
+// The policy that spends a clock evenly over `expected_moves` moves (a control's moves to go
+// counted in full), ¾ of an increment on top, never stretching a move and keeping nothing
+// back: gomoku's pipeline and the Hearts bot, whose searches have no "unclear move" to give
+// more time to.
+TimePolicy even_share_policy(int expected_moves);
+
 struct ClockAllocation {
   TimeBudget::Millis soft_ms;  // stop starting new work
   TimeBudget::Millis hard_ms;  // abort work in progress

@@ -283,7 +283,8 @@ std::unique_ptr<AnyEngine> make_gomoku_any_engine(bool threats = true, std::size
 // ... with the pipeline's options as given (Gomocup's command line).
 std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
                                                   std::size_t hash_mb);
-std::unique_ptr<AnyEngine> make_go_any_engine();  // engine/go_any_engine.hpp: the GTP's
+// Go: the MCTS engine (engine/go_any_engine.hpp has its adapter, which GTP drives).
+std::unique_ptr<AnyEngine> make_go_any_engine();
 // Hearts: the search bot for the seat to move, from what that seat has seen (the position
 // text shows the whole deal; the bot is given only the seat's Observation).
 std::unique_ptr<AnyEngine> make_hearts_any_engine();

@@ -385,20 +385,7 @@ class HeartsAdapter {
     else if (l.clock_ms >= 0 || l.move_cap_ms >= 0)
       // The clock over the cards still to play (and this decision), never stretched.
       cfg.time_budget_ms = static_cast<int>(std::min<std::int64_t>(
-          plan_move_time(mover_clock(l), TimePolicy{.expected_moves = cards + 1,
-                                                    .max_horizon = 52,
-                                                    .reserve_ms = 0,
-                                                    .reserve_divisor = 0,
-                                                    .margin_ms = 0,
-                                                    .increment_percent = 75,
-                                                    .soft_cap = {1, 1},
-                                                    .stretch = 1,
-                                                    .hard_cap = {1, 1},
-                                                    .period_stretch = 1,
-                                                    .period_cap = {1, 1},
-                                                    .keep_half = false})
-              .soft_ms,
-          1'000'000'000));
+          plan_move_time(mover_clock(l), even_share_policy(cards + 1)).soft_ms, 1'000'000'000));
     if (l.nodes > 0) cfg.worlds = static_cast<int>(std::min<std::uint64_t>(l.nodes, 100000));
     // One bot while the settings hold: the search reuses its worlds between decisions.
     if (!bot_ || cfg.time_budget_ms != bot_cfg_.time_budget_ms || cfg.worlds != bot_cfg_.worlds) {

@@ -276,18 +276,10 @@ std::vector<std::array<Move, 3>> swap2_openings(int size) {
 
 TimePolicy gomoku_time_policy(const Position& pos) {
   const int empty = pos.size() * pos.size() - pos.stones_on_board();
-  return TimePolicy{.expected_moves = std::max(20, empty / 4),
-                    .max_horizon = std::numeric_limits<int>::max(),
-                    .reserve_ms = 60,
-                    .reserve_divisor = 10,
-                    .margin_ms = 0,
-                    .increment_percent = 75,
-                    .soft_cap = {1, 1},
-                    .stretch = 1,
-                    .hard_cap = {1, 1},
-                    .period_stretch = 1,
-                    .period_cap = {1, 1},
-                    .keep_half = true};
+  TimePolicy p = even_share_policy(std::max(20, empty / 4));
+  p.reserve_ms = 60;  // at most; a tenth of a short clock
+  p.reserve_divisor = 10;
+  return p;
 }
 
 Swap2Answer swap2_decide(AnyEngine& engine, std::string_view text, const Position& pos,
