@@ -70,7 +70,7 @@ class Session {
   gomoku::Variant variant_;
   gomoku::Position position_;
   std::vector<std::pair<int, int>> history_;  // every stone in playing order (TAKEBACK)
-  // The first setup_ stones of history_ were placed without an order (BOARD, SWAP2BOARD, a
+  // The first setup_ stones of history_ were placed without an order (BOARD, or a
   // TAKEBACK's rebuild; never in the capture variant, where the order is the position).
   std::size_t setup_ = 0;
   bool started_ = false;
