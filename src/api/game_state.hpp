@@ -2,8 +2,12 @@
 // What every AnyState over a Game-concept position shares. A game's state class derives from
 // GameState<Self, Position> and adds apply(), to_string() and move_text(move) (the notation
 // legal_moves() writes).
+#include <fmt/format.h>
+
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -40,6 +44,17 @@ class GameState : public AnyState {
  protected:
   G pos_;
 };
+
+// Plays a position text's move words on `state` (its apply()), an error naming the game and
+// the word's number ("go position, move 3: ...").
+template <class S>
+Result<void> apply_move_words(S& state, std::span<const std::string_view> words,
+                              std::string_view game) {
+  for (std::size_t i = 0; i < words.size(); ++i)
+    if (auto r = state.apply(words[i]); !r)
+      return with_context(r.error(), fmt::format("{} position, move {}", game, i + 1));
+  return {};
+}
 
 // The two public faces of a parsed position text: as an AnyState, and as the game's own
 // position (what its engine searches).

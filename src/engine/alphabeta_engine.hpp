@@ -24,7 +24,7 @@ struct GoParams {
   int moves_to_go = 0;
   TimeBudget::Millis movetime = 0;  // 0 = none
   bool infinite = false;            // until stop (bestmove only after stop)
-  bool ponder = false;              // infinite until ponderhit turns the clock on, or stop
+  bool ponder = false;              // no clock until start_clock (ponderhit), or stop
 };
 
 template <class G>
@@ -56,9 +56,8 @@ class AlphaBetaEngine {
           InfoCallback on_info, DoneCallback on_done);
   void stop();                                    // any thread
   void stop_search() { budget_.request_stop(); }  // any thread: ends a synchronous search()
-  void ponderhit();  // any thread: the pondered move was played, the clock now runs
   // Any thread, during a synchronous search(): (re)starts its clock from `params`' limits
-  // (a ponder search's ponderhit).
+  // (a ponder search's ponderhit: the pondered move was played, the clock now runs).
   void start_clock(const GoParams& params);
   void wait();  // until the running search (if any) has reported
   bool searching() const;
@@ -76,13 +75,11 @@ class AlphaBetaEngine {
   search::ParallelSearch<G> search_;
   TimeBudget budget_;
   TimeBudget::Millis move_overhead_ms_ = 30;
-  GoParams params_;
   std::size_t root_moves_ = 0;
 
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   bool stop_requested_ = false;
-  bool pondering_ = false;
   bool running_ = false;
   std::thread thread_;
 };

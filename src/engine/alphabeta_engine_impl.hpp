@@ -102,18 +102,17 @@ void AlphaBetaEngine<G>::go(const G& root, const GoParams& params, std::vector<M
   {
     std::lock_guard lock(mutex_);
     stop_requested_ = false;
-    pondering_ = params.ponder;
     running_ = true;
   }
-  params_ = params;
   configure_budget(root, params);
   thread_ = std::thread([this, root, params, searchmoves = std::move(searchmoves),
                          on_info = std::move(on_info), on_done = std::move(on_done)] {
     Result result = search_.run(root, params.limits, budget_, searchmoves, &on_info);
     {
-      // UCI: in infinite and ponder mode the answer waits for stop (or ponderhit).
+      // In infinite and ponder mode the answer waits for stop (a ponderhit is the engine
+      // contract's: engine/any_engine.hpp, which searches synchronously).
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return stop_requested_ || !(params.infinite || pondering_); });
+      cv_.wait(lock, [&] { return stop_requested_ || !(params.infinite || params.ponder); });
     }
     if (on_done) on_done(result);
     std::lock_guard lock(mutex_);
@@ -136,21 +135,6 @@ template <class G>
 void AlphaBetaEngine<G>::start_clock(const GoParams& params) {
   const ClockAllocation a = allocation(params);
   budget_.retarget(a.soft_ms, a.hard_ms);
-}
-
-template <class G>
-void AlphaBetaEngine<G>::ponderhit() {
-  {
-    std::lock_guard lock(mutex_);
-    if (!running_ || !pondering_) return;
-    pondering_ = false;
-  }
-  // The opponent played the expected move: our clock runs from now.
-  if (!params_.infinite) {
-    const ClockAllocation a = allocation(params_);
-    budget_.retarget(a.soft_ms, a.hard_ms);
-  }
-  cv_.notify_all();
 }
 
 template <class G>

@@ -202,8 +202,6 @@ class EngineRunner final : public AnyEngine {
     position_ = std::move(p);
     return {};
   }
-  // The adapter, for what only the game's own protocol asks of it (GTP: the deep search).
-  A& adapter() { return adapter_; }
   Result<void> go(const EngineLimits& limits, ReportFn info, ReportFn done) override {
     if (!position_) return fail("go: no position set");
     if (A::finished(*position_)) return fail("go: the game is over, there is no move to make");

@@ -16,6 +16,7 @@
 #include "engine/gomoku_engine.hpp"
 #include "engine/hearts_engine.hpp"
 #include "engine/hearts_match.hpp"
+#include "games/chess/chess_game.hpp"
 #include "games/chess/notation.hpp"
 #include "games/go/go_game.hpp"
 #include "games/gomoku/gomoku_game.hpp"
@@ -65,24 +66,7 @@ class ChessAdapter {
  public:
   using Position = chess::Position;
   static constexpr std::string_view kGame = "chess";
-  // A FEN ("" or "startpos": the standard start), then optionally "moves" and moves in UCI
-  // (or SAN): the moves make the game's history, so repetitions count as in the game.
-  static Result<Position> parse(std::string_view text) {
-    const auto at = text.find("moves");
-    std::string_view fen = trim(text.substr(0, at));
-    if (fen == "startpos") fen = "";
-    auto p = fen.empty() ? Result<Position>(Position()) : Position::from_fen(fen);
-    if (!p || at == std::string_view::npos) return p;
-    int n = 0;
-    for (const auto word : split_blanks(text.substr(at + 5))) {
-      ++n;
-      auto m = chess::parse_uci(*p, word);
-      if (!m) m = chess::parse_san(*p, word);
-      if (!m) return with_context(m.error(), fmt::format("chess position, move {}", n));
-      p->apply(*m);
-    }
-    return p;
-  }
+  static Result<Position> parse(std::string_view text) { return chess::parse_position_text(text); }
   // Only a position without a legal move has none to find: a drawn one (repetition, fifty
   // moves) is still searched when a GUI asks.
   static bool finished(const Position& p) {

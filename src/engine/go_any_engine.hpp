@@ -1,8 +1,8 @@
 #pragma once
 // Go's engine behind the engine contract: the MCTS engine (engine/go_engine.hpp) as an
-// EngineRunner adapter. GTP drives it through the contract and reaches the adapter for what
-// only Go has (the deep search, the clock's tally it keeps, a position beyond the position
-// text); the match bot and the registry take it as any AnyEngine.
+// EngineRunner adapter. GTP drives it through the contract, giving it the deep search when it
+// is made and a position beyond the position text (a handicap's placements, a loaded
+// record); the match bot and the registry take it as any AnyEngine.
 //
 // Options: Threads, resign, seed (a new engine), cleanup (genmove may not pass: KGS cleanup),
 // handicap (black's handicap stones in this game: the dynamic komi). Limits: nodes are
@@ -32,8 +32,6 @@ class GoAdapter {
   void stop();
   void arm();
   EngineReport search(const Position& root, const EngineLimits& l, const AnyEngine::ReportFn& info);
-
-  GoDeep* deep() const { return deep_.get(); }
 
  private:
   void make_engine();

@@ -11,7 +11,7 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "chess";
   e.title = "Chess";
-  e.summary = "standard chess (FEN positions, UCI or SAN moves)";
+  e.summary = "standard chess (position: a FEN or startpos, then \"moves e2e4 e7e5\"; UCI or SAN)";
   e.num_players = 2;
   e.new_state = new_any_state;
   e.arena = [](const match::GameSettings&) -> Result<std::unique_ptr<match::GameKind>> {

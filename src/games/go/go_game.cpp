@@ -81,9 +81,8 @@ Result<std::unique_ptr<GoState>> parse_state(std::string_view text) {
     i += 2;
   }
   auto state = std::make_unique<GoState>(Position(rules));
-  for (std::size_t first = i; i < tokens.size(); ++i)
-    if (auto r = state->apply(tokens[i]); !r)
-      return with_context(r.error(), fmt::format("go position, move {}", i - first + 1));
+  if (auto r = apply_move_words(*state, std::span(tokens).subspan(i), "go"); !r)
+    return tl::unexpected(r.error());
   return state;
 }
 

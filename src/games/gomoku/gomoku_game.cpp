@@ -118,10 +118,8 @@ Result<std::unique_ptr<GomokuState>> parse_state(std::string_view text) {
     state = std::make_unique<GomokuState>(*p);
     state->set_setup(std::move(setup), std::move(setup_white));
   }
-  for (std::size_t i = first_move; i < tokens.size(); ++i) {
-    if (auto r = state->apply(tokens[i]); !r)
-      return with_context(r.error(), fmt::format("gomoku position, move {}", i - first_move + 1));
-  }
+  if (auto r = apply_move_words(*state, std::span(tokens).subspan(first_move), "gomoku"); !r)
+    return tl::unexpected(r.error());
   return state;
 }
 
