@@ -36,14 +36,10 @@ struct ChessGo {
   MoveLimits limits;
 };
 
-struct ChessReply {
-  enum class Status { kMove, kTimeout, kCrash, kStopped } status = Status::kMove;
-  std::string move;             // UCI notation as the player sent it
-  std::optional<int> score_cp;  // mover's view; mates as +-(kMateScore - plies)
-  std::string comment;          // "+0.35/12" for the PGN
-  std::string error;            // crash / timeout detail
-  double elapsed_ms = 0;
-};
+// A chess reply (TurnReply): the move in UCI notation as the player sent it, the score in
+// centipawns from the mover's view with mates as +-(kMateScore - plies), "+0.35/12" for the
+// PGN.
+using ChessReply = TurnReply;
 
 std::string score_comment(std::optional<int> cp, int depth) {
   if (!cp) return depth ? fmt::format("d{}", depth) : std::string();
@@ -153,11 +149,11 @@ class UciSeat final : public ChessSeat {
         return reply;
       }
       if (line.starts_with("info ")) {
-        parse_info(line, reply.score_cp, depth);
+        parse_info(line, reply.score, depth);
       } else if (line.starts_with("bestmove")) {
         const auto words = split_blanks(line);
         reply.move = words.size() > 1 ? words[1] : "";
-        reply.comment = score_comment(reply.score_cp, depth);
+        reply.comment = score_comment(reply.score, depth);
         return reply;
       }
     }
@@ -272,7 +268,7 @@ class BotSeat final : public ChessSeat {
           const int plies = search::kMate - std::abs(cp);
           cp = cp > 0 ? kMateScore - plies : -kMateScore + plies;
         }
-        reply.score_cp = cp;
+        reply.score = cp;
         reply.comment = score_comment(cp, r->depth);
       }
     }
@@ -399,6 +395,106 @@ class ChessKind final : public GameKind {
   std::vector<Opening> book_;
 };
 
+// One chess game for the referee loop: the position, the moves with their PGN comments, and
+// the adjudication streaks.
+class ChessTurns final : public TurnGame {
+ public:
+  ChessTurns(const GameJob& job, std::array<ChessSeat*, 2> seats,
+             std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+             const Opening& opening)
+      : job_(job), seats_(seats), specs_(specs), settings_(settings), opening_(opening) {
+    pos = opening.start;
+    for (auto m : opening.moves) {
+      moves.push_back(m);
+      comments.emplace_back();
+      pos.apply(m);
+    }
+  }
+
+  std::string who(int side) const override {
+    return fmt::format("{} ({})", kSideName[side], specs_[side]->name);
+  }
+  // Seeds for bots that draw moves at random: fixed by the game, not by the worker.
+  Result<void> start(int side, const ClockView&, const MoveLimits&) override {
+    return seats_[side]->new_game(0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job_.number) +
+                                  static_cast<std::uint64_t>(side));
+  }
+  std::optional<Verdict> over() override {
+    const auto o = pos.outcome();
+    if (o == chess::Outcome::kOngoing) return std::nullopt;
+    const auto r = pos.returns();
+    return Verdict{
+        r[0] > 0   ? 1.0
+        : r[0] < 0 ? 0.0
+                   : 0.5,
+        "normal",
+        o == chess::Outcome::kCheckmate
+            ? fmt::format("{} mates", kSideName[pos.side_to_move() == chess::kWhite ? 1 : 0])
+            : std::string(chess::outcome_name(o)),
+        ""};
+  }
+  int to_move() const override { return pos.side_to_move() == chess::kWhite ? 0 : 1; }
+  TurnReply ask(int side, const ClockView& clock, const MoveLimits& limits, std::int64_t budget_ms,
+                const std::atomic<bool>& stop) override {
+    return seats_[side]->go(opening_.start, moves, pos, ChessGo{clock, limits}, budget_ms, stop);
+  }
+  Result<void> play(int side, const TurnReply& reply) override {
+    auto move = chess::parse_uci(pos, reply.move);
+    if (!move || !pos.is_legal(*move))
+      return fail("plays an illegal move '{}'", reply.move.empty() ? "(none)" : reply.move);
+    if (settings_.verbose)
+      fmt::print(stderr, "game {} {} {}{} {} ({}, {:.0f} ms)\n", job_.number, specs_[side]->name,
+                 pos.fullmove_number(), side == 0 ? "." : "...", chess::to_san(pos, *move),
+                 reply.comment, reply.elapsed_ms);
+    comments.push_back(reply.comment.empty()
+                           ? fmt::format("{:.3f}s", reply.elapsed_ms / 1000)
+                           : fmt::format("{} {:.3f}s", reply.comment, reply.elapsed_ms / 1000));
+    moves.push_back(*move);
+    pos.apply(*move);
+    return {};
+  }
+  // Adjudication from the scores the players report (White's view).
+  std::optional<Verdict> adjudicate(int side, const TurnReply& reply) override {
+    const auto& adj = settings_.adjudication;
+    std::optional<int> white;
+    if (reply.score) white = side == 0 ? *reply.score : -*reply.score;
+    if (adj.resign_moves > 0) {
+      std::optional<Verdict> won;
+      for (int s = 0; s < 2; ++s) {
+        const bool ahead =
+            white && (s == 0 ? *white >= adj.resign_score : *white <= -adj.resign_score);
+        resign_streak_[s] = ahead ? resign_streak_[s] + 1 : 0;
+        if (resign_streak_[s] >= 2 * adj.resign_moves)
+          won = Verdict{
+              s == 0 ? 1.0 : 0.0, "adjudication",
+              fmt::format("{} wins by adjudication (both players' scores agree)", kSideName[s]),
+              ""};
+      }
+      if (won) return won;
+    }
+    if (adj.draw_moves > 0) {
+      draw_streak_ = white && std::abs(*white) <= adj.draw_score ? draw_streak_ + 1 : 0;
+      if (draw_streak_ >= 2 * adj.draw_moves && pos.fullmove_number() > adj.draw_after)
+        return Verdict{0.5, "adjudication", "draw by adjudication", ""};
+    }
+    return std::nullopt;
+  }
+
+  chess::Position pos;
+  std::vector<chess::Move> moves;
+  std::vector<std::string> comments;
+
+ private:
+  static constexpr const char* kSideName[2] = {"White", "Black"};
+  const GameJob& job_;
+  std::array<ChessSeat*, 2> seats_;
+  std::array<const PlayerSpec*, 2> specs_;
+  const GameSettings& settings_;
+  const Opening& opening_;
+  std::array<int, 2> resign_streak_{0, 0};
+  int draw_streak_ = 0;
+};
+
 GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                             std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
                             const std::atomic<bool>& stop) const {
@@ -409,116 +505,11 @@ GameOutcome ChessKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   out.opening = opening.label;
 
   RefereeBook book(out, specs, settings, {"1-0", "0-1", "1/2-1/2", "*"});
-  auto& clocks = book.clocks();
-  chess::Position pos = opening.start;
-  std::vector<chess::Move> moves;
-  std::vector<std::string> comments;
-  for (auto m : opening.moves) {
-    moves.push_back(m);
-    comments.emplace_back();
-    pos.apply(m);
-  }
-  const char* side_name[2] = {"White", "Black"};
-  auto end = [&](double white_score, std::string termination, std::string reason) {
-    book.end(white_score, std::move(termination), std::move(reason));
-  };
-  auto forfeit = [&](int side, Fault fault, std::string termination, std::string reason) {
-    book.forfeit(side, fault, std::move(termination), std::move(reason));
-  };
-
-  // Seeds for bots that draw moves at random: fixed by the game, not by the worker.
-  for (int s = 0; s < 2 && !out.finished(); ++s) {
-    auto* seat = static_cast<ChessSeat*>(seats[s]);
-    if (auto ok = seat->new_game(0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job.number) +
-                                 static_cast<std::uint64_t>(s));
-        !ok)
-      forfeit(s, Fault::kCrash, "abandoned",
-              fmt::format("{} ({}) fails to start a game: {}", side_name[s], specs[s]->name,
-                          ok.error().message));
-  }
-
-  std::array<int, 2> resign_streak{0, 0};
-  int draw_streak = 0, engine_plies = 0;
-  const auto& adj = settings.adjudication;
-  while (!out.finished()) {
-    if (const auto o = pos.outcome(); o != chess::Outcome::kOngoing) {
-      const auto r = pos.returns();
-      end(r[0] > 0   ? 1.0
-          : r[0] < 0 ? 0.0
-                     : 0.5,
-          "normal",
-          o == chess::Outcome::kCheckmate
-              ? fmt::format("{} mates", side_name[pos.side_to_move() == chess::kWhite ? 1 : 0])
-              : std::string(chess::outcome_name(o)));
-      break;
-    }
-    if (stop.load()) {
-      end(-1, "unterminated", "match interrupted");
-      break;
-    }
-    const int side = pos.side_to_move() == chess::kWhite ? 0 : 1;
-    auto* seat = static_cast<ChessSeat*>(seats[side]);
-    const ChessGo request{clocks.view(side), book.limits(side)};
-    const auto reply = seat->go(opening.start, moves, pos, request, clocks.budget_ms(side), stop);
-    auto& st = out.stats[side];
-    if (reply.status == ChessReply::Status::kStopped) {
-      end(-1, "unterminated", "match interrupted");
-      break;
-    }
-    if (reply.status == ChessReply::Status::kCrash) {
-      forfeit(side, Fault::kCrash, "abandoned",
-              fmt::format("{} ({}) {}", side_name[side], specs[side]->name, reply.error));
-      break;
-    }
-    if (!book.charge(side, reply.elapsed_ms, reply.status == ChessReply::Status::kTimeout,
-                     fmt::format("{} ({})", side_name[side], specs[side]->name)))
-      break;
-    ++st.moves;
-    auto move = chess::parse_uci(pos, reply.move);
-    if (!move || !pos.is_legal(*move)) {
-      forfeit(side, Fault::kIllegal, "rules infraction",
-              fmt::format("{} ({}) plays an illegal move '{}'", side_name[side], specs[side]->name,
-                          reply.move.empty() ? "(none)" : reply.move));
-      break;
-    }
-    if (settings.verbose)
-      fmt::print(stderr, "game {} {} {}{} {} ({}, {:.0f} ms)\n", job.number, specs[side]->name,
-                 pos.fullmove_number(), side == 0 ? "." : "...", chess::to_san(pos, *move),
-                 reply.comment, reply.elapsed_ms);
-    comments.push_back(reply.comment.empty()
-                           ? fmt::format("{:.3f}s", reply.elapsed_ms / 1000)
-                           : fmt::format("{} {:.3f}s", reply.comment, reply.elapsed_ms / 1000));
-    moves.push_back(*move);
-    pos.apply(*move);
-    ++engine_plies;
-    if (pos.is_terminal()) continue;  // the rules decide at the top of the loop
-
-    // Adjudication from the scores the players report (White's view).
-    std::optional<int> white;
-    if (reply.score_cp) white = side == 0 ? *reply.score_cp : -*reply.score_cp;
-    if (adj.resign_moves > 0) {
-      for (int s = 0; s < 2; ++s) {
-        const bool ahead =
-            white && (s == 0 ? *white >= adj.resign_score : *white <= -adj.resign_score);
-        resign_streak[s] = ahead ? resign_streak[s] + 1 : 0;
-        if (resign_streak[s] >= 2 * adj.resign_moves)
-          end(s == 0 ? 1.0 : 0.0, "adjudication",
-              fmt::format("{} wins by adjudication (both players' scores agree)", side_name[s]));
-      }
-      if (out.finished()) break;
-    }
-    if (adj.draw_moves > 0) {
-      draw_streak = white && std::abs(*white) <= adj.draw_score ? draw_streak + 1 : 0;
-      if (draw_streak >= 2 * adj.draw_moves && pos.fullmove_number() > adj.draw_after) {
-        end(0.5, "adjudication", "draw by adjudication");
-        break;
-      }
-    }
-    if (adj.max_moves > 0 && engine_plies >= 2 * adj.max_moves) {
-      end(0.5, "adjudication", fmt::format("draw by adjudication: {} moves played", adj.max_moves));
-      break;
-    }
-  }
+  ChessTurns turns(job, {static_cast<ChessSeat*>(seats[0]), static_cast<ChessSeat*>(seats[1])},
+                   specs, settings, opening);
+  referee_turns(turns, book, settings, stop);
+  const auto& moves = turns.moves;
+  auto& comments = turns.comments;
   out.plies = static_cast<int>(moves.size() - opening.moves.size());
   out.seconds = std::chrono::duration<double>(Clock::now() - t_game).count();
 

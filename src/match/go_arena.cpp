@@ -37,15 +37,10 @@ struct GoRequest {
   MoveLimits limits;
 };
 
-struct GoReply {
-  // kRefused: "?" to genmove. kCrash: the engine cannot go on (exited, or refused or did not
-  // answer a command other than genmove).
-  enum class Status { kMove, kTimeout, kCrash, kRefused, kStopped } status = Status::kMove;
-  std::string move;  // a GTP vertex, "pass" or "resign", as the player sent it
-  std::string comment;
-  std::string error;
-  double elapsed_ms = 0;
-};
+// A Go reply (TurnReply): a GTP vertex, "pass" or "resign", as the player sent it. kRefused:
+// "?" to genmove; kCrash: the engine cannot go on (exited, or refused or did not answer a
+// command other than genmove).
+using GoReply = TurnReply;
 
 class GoSeat : public Seat {
  public:
@@ -123,7 +118,7 @@ class GoGtpSeat final : public GoSeat {
         break;
       case Answer::kError:
         reply.status = GoReply::Status::kRefused;
-        reply.error = a.text;
+        reply.error = fmt::format("answers genmove with an error (? {})", a.text);
         break;
       case Answer::kTimeout:  // GTP has no stop: the engine is replaced
         reply.status = GoReply::Status::kTimeout;
@@ -519,6 +514,71 @@ class GoKind final : public GameKind {
   std::vector<GoOpening> book_;
 };
 
+// One Go game for the referee loop: the position and every move with its colour.
+class GoTurns final : public TurnGame {
+ public:
+  GoTurns(const GameJob& job, std::array<GoSeat*, 2> seats, std::array<const PlayerSpec*, 2> specs,
+          const GameSettings& settings, const go::Rules& rules, const GoOpening& opening)
+      : pos(rules), job_(job), seats_(seats), specs_(specs), settings_(settings), rules_(rules) {
+    if (auto start = go_opening_position(rules, opening.moves)) {  // checked when read
+      pos = *start;
+      history = opening.moves;
+    }
+  }
+
+  std::string who(int side) const override {
+    return fmt::format("{} ({})", kColour[side], specs_[side]->name);
+  }
+  Result<void> start(int side, const ClockView& clock, const MoveLimits& limits) override {
+    return seats_[side]->new_game(rules_, GoRequest{clock, limits},
+                                  0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job_.number) +
+                                      static_cast<std::uint64_t>(side));
+  }
+  std::optional<Verdict> over() override {
+    if (!pos.is_terminal()) return std::nullopt;
+    const auto v = go_verdict(pos);
+    std::string reason = pos.resigned() >= 0
+                             ? fmt::format("{} resigns", who(pos.resigned() == go::kBlack ? 0 : 1))
+                             : v.reason;
+    return Verdict{v.black_score, "normal", std::move(reason), v.result};
+  }
+  int to_move() const override { return pos.to_move() == go::kBlack ? 0 : 1; }
+  TurnReply ask(int side, const ClockView& clock, const MoveLimits& limits, std::int64_t budget_ms,
+                const std::atomic<bool>& stop) override {
+    return seats_[side]->genmove(pos, history, GoRequest{clock, limits}, budget_ms, stop);
+  }
+  Result<void> play(int side, const TurnReply& reply) override {
+    auto m = go::parse_vertex(reply.move, pos.size());
+    const go::Illegal why = m && !m->is_resign() ? pos.check(*m) : go::Illegal::kLegal;
+    if (!m || why != go::Illegal::kLegal)
+      return fail("plays an illegal move '{}' ({})", reply.move.empty() ? "(none)" : reply.move,
+                  m ? std::string(go::illegal_text(why)) : m.error().message);
+    if (settings_.verbose)
+      fmt::print(stderr, "game {} {} {} {} ({:.0f} ms) {}\n", job_.number, specs_[side]->name,
+                 kColour[side], go::to_vertex(*m, pos.size()), reply.elapsed_ms, reply.comment);
+    pos.apply(*m);
+    if (!m->is_resign()) history.emplace_back(side == 0 ? go::kBlack : go::kWhite, *m);
+    return {};
+  }
+  // The move cap scores the board as it stands.
+  Verdict move_cap(int moves) override {
+    const auto v = go_verdict(pos);
+    return {v.black_score, "adjudication", fmt::format("{} moves played, {}", moves, v.reason),
+            v.result};
+  }
+
+  go::Position pos;
+  GoHistory history;
+
+ private:
+  static constexpr const char* kColour[2] = {"Black", "White"};
+  const GameJob& job_;
+  std::array<GoSeat*, 2> seats_;
+  std::array<const PlayerSpec*, 2> specs_;
+  const GameSettings& settings_;
+  const go::Rules& rules_;
+};
+
 GameOutcome GoKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                          std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
                          const std::atomic<bool>& stop) const {
@@ -528,94 +588,15 @@ GameOutcome GoKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   const GoOpening& opening = book_.empty() ? empty : book_[job.opening];
   out.opening = opening.label;
   RefereeBook book(out, specs, settings, {"B+", "W+", "0", "?"});
-  auto& clocks = book.clocks();
-
-  auto start = go_opening_position(rules_, opening.moves);  // checked when the book was read
-  go::Position pos = start ? *start : go::Position(rules_);
-  GoHistory history = start ? opening.moves : GoHistory{};
-  const char* colour[2] = {"Black", "White"};
-  std::string result;  // the game's result text once it ended by the rules or adjudication
-  auto end = [&](const GoVerdict& v, std::string termination, std::string reason) {
-    book.end(v.black_score, std::move(termination), std::move(reason));
-    result = v.result;
-  };
-  auto forfeit = [&](int side, Fault fault, std::string termination, std::string reason) {
-    book.forfeit(side, fault, std::move(termination), std::move(reason));
-  };
-  auto who = [&](int side) { return fmt::format("{} ({})", colour[side], specs[side]->name); };
-
-  for (int s = 0; s < 2 && !out.finished(); ++s) {
-    auto* seat = static_cast<GoSeat*>(seats[s]);
-    if (auto ok = seat->new_game(rules_, GoRequest{clocks.view(s), book.limits(s)},
-                                 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job.number) +
-                                     static_cast<std::uint64_t>(s));
-        !ok)
-      forfeit(s, Fault::kCrash, "abandoned",
-              fmt::format("{} fails to start a game: {}", who(s), ok.error().message));
-  }
-  int player_moves = 0;
-  const auto& adj = settings.adjudication;
-  while (!out.finished()) {
-    if (pos.is_terminal()) {
-      const auto v = go_verdict(pos);
-      end(v, "normal", v.reason);
-      break;
-    }
-    if (stop.load()) {
-      end(GoVerdict{-1, "?", ""}, "unterminated", "match interrupted");
-      break;
-    }
-    const int side = pos.to_move() == go::kBlack ? 0 : 1;
-    auto* seat = static_cast<GoSeat*>(seats[side]);
-    const auto reply = seat->genmove(pos, history, GoRequest{clocks.view(side), book.limits(side)},
-                                     clocks.budget_ms(side), stop);
-    if (reply.status == GoReply::Status::kStopped) {
-      end(GoVerdict{-1, "?", ""}, "unterminated", "match interrupted");
-      break;
-    }
-    if (reply.status == GoReply::Status::kCrash) {
-      forfeit(side, Fault::kCrash, "abandoned", fmt::format("{} {}", who(side), reply.error));
-      break;
-    }
-    if (!book.charge(side, reply.elapsed_ms, reply.status == GoReply::Status::kTimeout, who(side)))
-      break;
-    ++out.stats[side].moves;
-    if (reply.status == GoReply::Status::kRefused) {
-      forfeit(side, Fault::kIllegal, "rules infraction",
-              fmt::format("{} answers genmove with an error (? {})", who(side), reply.error));
-      break;
-    }
-    auto m = go::parse_vertex(reply.move, pos.size());
-    const go::Illegal why = m && !m->is_resign() ? pos.check(*m) : go::Illegal::kLegal;
-    if (!m || why != go::Illegal::kLegal) {
-      forfeit(side, Fault::kIllegal, "rules infraction",
-              fmt::format("{} plays an illegal move '{}' ({})", who(side),
-                          reply.move.empty() ? "(none)" : reply.move,
-                          m ? std::string(go::illegal_text(why)) : m.error().message));
-      break;
-    }
-    if (settings.verbose)
-      fmt::print(stderr, "game {} {} {} {} ({:.0f} ms) {}\n", job.number, specs[side]->name,
-                 colour[side], go::to_vertex(*m, pos.size()), reply.elapsed_ms, reply.comment);
-    pos.apply(*m);
-    if (m->is_resign()) {
-      const auto v = go_verdict(pos);
-      end(v, "normal", fmt::format("{} resigns", who(side)));
-      break;
-    }
-    history.emplace_back(side == 0 ? go::kBlack : go::kWhite, *m);
-    ++player_moves;
-    if (!pos.is_terminal() && adj.max_moves > 0 && player_moves >= 2 * adj.max_moves) {
-      const auto v = go_verdict(pos);
-      end(v, "adjudication", fmt::format("{} moves played, {}", adj.max_moves, v.reason));
-      break;
-    }
-  }
-  if (out.finished())
-    out.result = out.fault != Fault::kNone ? fmt::format("{}+{}", out.first_score > 0.5 ? 'B' : 'W',
-                                                         out.fault == Fault::kTime ? 'T' : 'F')
-                                           : result;
-  out.plies = player_moves;
+  GoTurns game(job, {static_cast<GoSeat*>(seats[0]), static_cast<GoSeat*>(seats[1])}, specs,
+               settings, rules_, opening);
+  const int player_moves = referee_turns(game, book, settings, stop);
+  // A forfeit's result says why: B+T / W+T on time, B+F / W+F otherwise.
+  if (out.finished() && out.fault != Fault::kNone)
+    out.result = fmt::format("{}+{}", out.first_score > 0.5 ? 'B' : 'W',
+                             out.fault == Fault::kTime ? 'T' : 'F');
+  const auto& history = game.history;
+  out.plies = player_moves - (game.pos.resigned() >= 0 ? 1 : 0);  // a resignation is no move
   out.seconds = std::chrono::duration<double>(GoWall::now() - t_game).count();
 
   go::GameRecord record;

@@ -31,13 +31,8 @@ struct GomokuRequest {
   MoveLimits limits;
 };
 
-struct GomokuReply {
-  enum class Status { kMove, kTimeout, kCrash, kStopped } status = Status::kMove;
-  std::string move;  // "x,y" as sent
-  std::string comment;
-  std::string error;
-  double elapsed_ms = 0;
-};
+// A gomoku reply (TurnReply): the move as "x,y", as the player sent it.
+using GomokuReply = TurnReply;
 
 class GomokuSeat : public Seat {
  public:
@@ -374,6 +369,75 @@ std::string sgf_point(Move m) {
                      static_cast<char>('a' + gomoku::y_of(m.sq)));
 }
 
+// One gomoku game for the referee loop: the position and every stone with its comment.
+class GomokuTurns final : public TurnGame {
+ public:
+  GomokuTurns(const GameJob& job, std::array<GomokuSeat*, 2> seats,
+              std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+              const gomoku::Variant& variant, const GomokuOpening& opening)
+      : pos(variant),
+        job_(job),
+        seats_(seats),
+        specs_(specs),
+        settings_(settings),
+        variant_(variant) {
+    if (auto start = Position::from_moves(variant, opening.stones)) pos = *start;
+    for (const auto& [x, y] : opening.stones)
+      history.push_back(Move{static_cast<std::uint16_t>(gomoku::square_of(x, y))});
+    comments.resize(history.size());
+  }
+
+  std::string who(int side) const override {
+    return fmt::format("{} ({})", kColour[side], specs_[side]->name);
+  }
+  // The seat sees its clock and limits before the first move (Gomocup's INFO).
+  Result<void> start(int side, const ClockView& clock, const MoveLimits& limits) override {
+    return seats_[side]->new_game(variant_, GomokuRequest{clock, limits},
+                                  0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job_.number) +
+                                      static_cast<std::uint64_t>(side));
+  }
+  std::optional<Verdict> over() override {
+    if (!pos.is_terminal()) return std::nullopt;
+    const int w = pos.winner();
+    return Verdict{w == 0   ? 1.0
+                   : w == 1 ? 0.0
+                            : 0.5,
+                   "normal", w < 0 ? "board full" : fmt::format("{} wins", kColour[w]), ""};
+  }
+  int to_move() const override { return pos.side_to_move() == gomoku::kBlack ? 0 : 1; }
+  TurnReply ask(int side, const ClockView& clock, const MoveLimits& limits, std::int64_t budget_ms,
+                const std::atomic<bool>& stop) override {
+    return seats_[side]->go(pos, history, GomokuRequest{clock, limits}, budget_ms, stop);
+  }
+  Result<void> play(int side, const TurnReply& reply) override {
+    auto m = gomoku::parse_move(pos, reply.move);
+    if (!m || !pos.is_legal(*m))
+      return fail("plays {} '{}'{}", m ? "a forbidden move" : "an illegal move",
+                  reply.move.empty() ? "(none)" : reply.move,
+                  m ? fmt::format(" ({})", gomoku::rule_name(variant_.rule)) : "");
+    if (settings_.verbose)
+      fmt::print(stderr, "game {} {} {} {} ({:.0f} ms) {}\n", job_.number, specs_[side]->name,
+                 kColour[side], gomoku::to_text(*m), reply.elapsed_ms, reply.comment);
+    pos.apply(*m);
+    history.push_back(*m);
+    comments.push_back(fmt::format("{}{:.3f}s", reply.comment.empty() ? "" : reply.comment + " ",
+                                   reply.elapsed_ms / 1000));
+    return {};
+  }
+
+  Position pos;
+  std::vector<Move> history;
+  std::vector<std::string> comments;
+
+ private:
+  static constexpr const char* kColour[2] = {"Black", "White"};
+  const GameJob& job_;
+  std::array<GomokuSeat*, 2> seats_;
+  std::array<const PlayerSpec*, 2> specs_;
+  const GameSettings& settings_;
+  const gomoku::Variant& variant_;
+};
+
 GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                              std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
                              const std::atomic<bool>& stop) const {
@@ -383,87 +447,11 @@ GameOutcome GomokuKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   const GomokuOpening& opening = book_.empty() ? empty : book_[job.opening];
   out.opening = opening.label;
   RefereeBook book(out, specs, settings, {"B+", "W+", "0", "?"});
-  auto& clocks = book.clocks();
-
-  auto start = Position::from_moves(variant_, opening.stones);
-  Position pos = start ? *start : Position(variant_);
-  std::vector<Move> history;
-  for (const auto& [x, y] : opening.stones)
-    history.push_back(Move{static_cast<std::uint16_t>(gomoku::square_of(x, y))});
-  std::vector<std::string> comments(history.size());
-  const char* colour[2] = {"Black", "White"};
-  auto end = [&](double black_score, std::string termination, std::string reason) {
-    book.end(black_score, std::move(termination), std::move(reason));
-  };
-  auto forfeit = [&](int side, Fault fault, std::string termination, std::string reason) {
-    book.forfeit(side, fault, std::move(termination), std::move(reason));
-  };
-  for (int s = 0; s < 2 && !out.finished(); ++s) {
-    auto* seat = static_cast<GomokuSeat*>(seats[s]);
-    if (auto ok = seat->new_game(variant_, GomokuRequest{clocks.view(s), book.limits(s)},
-                                 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job.number) +
-                                     static_cast<std::uint64_t>(s));
-        !ok)
-      forfeit(s, Fault::kCrash, "abandoned",
-              fmt::format("{} ({}) fails to start a game: {}", colour[s], specs[s]->name,
-                          ok.error().message));
-  }
-  int player_moves = 0;
-  while (!out.finished()) {
-    if (pos.is_terminal()) {
-      const int w = pos.winner();
-      end(w == 0   ? 1.0
-          : w == 1 ? 0.0
-                   : 0.5,
-          "normal", w < 0 ? "board full" : fmt::format("{} wins", colour[w]));
-      break;
-    }
-    if (stop.load()) {
-      end(-1, "unterminated", "match interrupted");
-      break;
-    }
-    const int side = pos.side_to_move() == gomoku::kBlack ? 0 : 1;
-    auto* seat = static_cast<GomokuSeat*>(seats[side]);
-    const auto reply = seat->go(pos, history, GomokuRequest{clocks.view(side), book.limits(side)},
-                                clocks.budget_ms(side), stop);
-    auto& st = out.stats[side];
-    if (reply.status == GomokuReply::Status::kStopped) {
-      end(-1, "unterminated", "match interrupted");
-      break;
-    }
-    if (reply.status == GomokuReply::Status::kCrash) {
-      forfeit(side, Fault::kCrash, "abandoned",
-              fmt::format("{} ({}) {}", colour[side], specs[side]->name, reply.error));
-      break;
-    }
-    if (!book.charge(side, reply.elapsed_ms, reply.status == GomokuReply::Status::kTimeout,
-                     fmt::format("{} ({})", colour[side], specs[side]->name)))
-      break;
-    ++st.moves;
-    auto m = gomoku::parse_move(pos, reply.move);
-    if (!m || !pos.is_legal(*m)) {
-      forfeit(side, Fault::kIllegal, "rules infraction",
-              fmt::format("{} ({}) plays {} '{}'{}", colour[side], specs[side]->name,
-                          m ? "a forbidden move" : "an illegal move",
-                          reply.move.empty() ? "(none)" : reply.move,
-                          m ? fmt::format(" ({})", gomoku::rule_name(variant_.rule)) : ""));
-      break;
-    }
-    if (settings.verbose)
-      fmt::print(stderr, "game {} {} {} {} ({:.0f} ms) {}\n", job.number, specs[side]->name,
-                 colour[side], gomoku::to_text(*m), reply.elapsed_ms, reply.comment);
-    pos.apply(*m);
-    history.push_back(*m);
-    comments.push_back(fmt::format("{}{:.3f}s", reply.comment.empty() ? "" : reply.comment + " ",
-                                   reply.elapsed_ms / 1000));
-    ++player_moves;
-    if (!pos.is_terminal() && settings.adjudication.max_moves > 0 &&
-        player_moves >= 2 * settings.adjudication.max_moves) {
-      end(0.5, "adjudication",
-          fmt::format("draw by adjudication: {} moves played", settings.adjudication.max_moves));
-      break;
-    }
-  }
+  GomokuTurns game(job, {static_cast<GomokuSeat*>(seats[0]), static_cast<GomokuSeat*>(seats[1])},
+                   specs, settings, variant_, opening);
+  const int player_moves = referee_turns(game, book, settings, stop);
+  const auto& history = game.history;
+  const auto& comments = game.comments;
   out.plies = player_moves;
   out.seconds = std::chrono::duration<double>(Clock::now() - t_game).count();
 

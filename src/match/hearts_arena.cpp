@@ -141,6 +141,113 @@ class HeartsKind final : public GameKind {
   std::uint64_t seed_ = 1;
 };
 
+// One hand for the referee loop: the four seats' bots (seat h, N E S W, belongs to side h % 2),
+// the passes (each seat picks in turn; the cards change hands once all four have) and the
+// tricks.
+class HeartsTurns final : public TurnGame {
+ public:
+  HeartsTurns(const GameJob& job, std::array<const HeartsSeat*, 2> seats,
+              std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+              const hearts::DealRecord& deal, std::uint64_t seed)
+      : s(deal.hands, deal.dir),
+        job_(job),
+        seats_(seats),
+        specs_(specs),
+        settings_(settings),
+        seed_(seed),
+        picking_(s.phase() == hearts::Phase::kPass) {}
+
+  std::string who(int side) const override {
+    const int h = seat_to_act();
+    return h % 2 == side ? fmt::format("{} ({})", kHeartsSeatNames[h], specs_[side]->name)
+                         : fmt::format("{} ({})", kSideName[side], specs_[side]->name);
+  }
+  // The side's two bots, seeded by the pair and the seat only.
+  Result<void> start(int side, const ClockView&, const MoveLimits&) override {
+    for (int h = side; h < hearts::kNumPlayers; h += 2) {
+      const std::uint64_t seed =
+          (seed_ * 0x9E3779B97F4A7C15ull) ^
+          (static_cast<std::uint64_t>(job_.pair) * 4 + static_cast<std::uint64_t>(h) + 1) *
+              0xD1B54A32D192ED03ull;
+      auto bot = hearts::make_bot(seats_[side]->bot(), seats_[side]->cfg(), seed);
+      if (!bot) return tl::unexpected(bot.error());  // check() accepted the name
+      bots_[h] = std::move(*bot);
+    }
+    return {};
+  }
+  std::optional<Verdict> over() override {
+    if (!s.is_terminal()) return std::nullopt;
+    const auto points = s.hand_scores();
+    const int ns = points[0] + points[2], ew = points[1] + points[3];
+    int moon = -1;
+    for (int h = 0; h < hearts::kNumPlayers; ++h)
+      if ((s.taken(h) & hearts::kPointCards) == hearts::kPointCards) moon = h;
+    return Verdict{
+        ns < ew   ? 1.0
+        : ns > ew ? 0.0
+                  : 0.5,
+        "normal",
+        fmt::format("points N {} E {} S {} W {}{}", points[0], points[1], points[2], points[3],
+                    moon >= 0 ? fmt::format(" ({} shot the moon)", kHeartsSeatNames[moon]) : ""),
+        fmt::format("NS {} - EW {}", ns, ew)};
+  }
+  int to_move() const override { return seat_to_act() % 2; }
+  TurnReply ask(int, const ClockView&, const MoveLimits&, std::int64_t,
+                const std::atomic<bool>&) override {
+    TurnReply reply;
+    const int h = seat_to_act();
+    const auto t0 = HeartsWall::now();
+    if (picking_) {
+      picks_[h] = bots_[h]->choose_pass(s.information_state(h));
+      reply.move = hearts::to_string(picks_[h]);
+    } else {
+      decision_ = bots_[h]->choose_play(s.information_state(h));
+      reply.move = decision_.card.valid() ? hearts::to_string(decision_.card) : "none";
+      reply.comment = decision_.strategy;
+    }
+    reply.elapsed_ms = std::chrono::duration<double, std::milli>(HeartsWall::now() - t0).count();
+    return reply;
+  }
+  Result<void> play(int, const TurnReply&) override {
+    const int h = seat_to_act();
+    if (picking_) {
+      if (picks_[h].size() != 3 || (picks_[h] - s.hand(h)).size() != 0)
+        return fail("passes '{}'", hearts::to_string(picks_[h]));
+      if (++picked_ == hearts::kNumPlayers) {
+        for (int p = 0; p < hearts::kNumPlayers; ++p)
+          for (const hearts::Card c : picks_[p]) s.apply(c);
+        picking_ = false;
+      }
+      return {};
+    }
+    const hearts::Card card = decision_.card;
+    if (!card.valid() || !s.is_legal(card))
+      return fail("plays {}, not a legal card", card.valid() ? hearts::to_string(card) : "none");
+    if (settings_.verbose)
+      fmt::print(stderr, "game {} {} ({}) {} ({} ms) {}\n", job_.number, kHeartsSeatNames[h],
+                 specs_[h % 2]->name, hearts::to_string(card), decision_.duration_ms,
+                 decision_.strategy);
+    s.apply(card);
+    return {};
+  }
+
+  hearts::State s;
+
+ private:
+  static constexpr const char* kSideName[2] = {"NS", "EW"};
+  int seat_to_act() const { return picking_ ? picked_ : s.current_player(); }
+  const GameJob& job_;
+  std::array<const HeartsSeat*, 2> seats_;
+  std::array<const PlayerSpec*, 2> specs_;
+  const GameSettings& settings_;
+  std::uint64_t seed_;
+  std::array<std::unique_ptr<hearts::Bot>, hearts::kNumPlayers> bots_;
+  bool picking_;
+  int picked_ = 0;
+  std::array<hearts::CardSet, hearts::kNumPlayers> picks_{};
+  hearts::Decision decision_;
+};
+
 GameOutcome HeartsKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                              std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
                              const std::atomic<bool>& stop) const {
@@ -150,92 +257,16 @@ GameOutcome HeartsKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   out.opening = fmt::format("deal {} ({})", deal.id, hearts::to_string(deal.dir));
   RefereeBook book(out, specs, settings, {"NS+", "EW+", "=", "*"});
   const char* side_name[2] = {"NS", "EW"};
-
-  // Seat h (N E S W) belongs to side h % 2. Seeds depend on the pair and the seat only.
-  std::array<std::unique_ptr<hearts::Bot>, hearts::kNumPlayers> by_seat;
-  for (int h = 0; h < hearts::kNumPlayers; ++h) {
-    const auto* seat = static_cast<const HeartsSeat*>(seats[h % 2]);
-    const std::uint64_t seed =
-        (seed_ * 0x9E3779B97F4A7C15ull) ^
-        (static_cast<std::uint64_t>(job.pair) * 4 + static_cast<std::uint64_t>(h) + 1) *
-            0xD1B54A32D192ED03ull;
-    auto bot = hearts::make_bot(seat->bot(), seat->cfg(), seed);
-    if (!bot) {  // check() accepted the name: cannot happen, but lose cleanly if it does
-      book.forfeit(h % 2, Fault::kCrash, "abandoned", bot.error().message);
-      return out;
-    }
-    by_seat[h] = std::move(*bot);
-  }
-
-  hearts::State s(deal.hands, deal.dir);
-  // One decision of seat h, timed and charged to its side; false when the game is over.
-  auto decide = [&](int h, auto&& ask) {
-    const int side = h % 2;
-    const auto t0 = HeartsWall::now();
-    ask();
-    const double ms = std::chrono::duration<double, std::milli>(HeartsWall::now() - t0).count();
-    ++out.stats[side].moves;
-    return book.charge(side, ms, false,
-                       fmt::format("{} ({})", kHeartsSeatNames[h], specs[side]->name));
-  };
-  bool over = false;
-  if (s.phase() == hearts::Phase::kPass) {
-    std::array<hearts::CardSet, hearts::kNumPlayers> picks{};
-    for (int h = 0; h < hearts::kNumPlayers && !over; ++h) {
-      if (!decide(h, [&] { picks[h] = by_seat[h]->choose_pass(s.information_state(h)); })) {
-        over = true;
-      } else if (picks[h].size() != 3 || (picks[h] - s.hand(h)).size() != 0) {
-        book.forfeit(h % 2, Fault::kIllegal, "rules infraction",
-                     fmt::format("{} ({}) passes '{}'", kHeartsSeatNames[h], specs[h % 2]->name,
-                                 hearts::to_string(picks[h])));
-        over = true;
-      }
-    }
-    // The cards change hands once every seat has picked (each seat's three in turn).
-    for (int h = 0; h < hearts::kNumPlayers && !over; ++h)
-      for (const hearts::Card c : picks[h]) s.apply(c);
-  }
-  while (!over && !s.is_terminal()) {
-    if (stop.load()) {
-      book.end(-1, "unterminated", "match interrupted");
-      over = true;
-      break;
-    }
-    const int h = s.current_player();
-    hearts::Decision d;
-    if (!decide(h, [&] { d = by_seat[h]->choose_play(s.information_state(h)); })) {
-      over = true;
-      break;
-    }
-    if (!d.card.valid() || !s.is_legal(d.card)) {
-      book.forfeit(
-          h % 2, Fault::kIllegal, "rules infraction",
-          fmt::format("{} ({}) plays {}, not a legal card", kHeartsSeatNames[h], specs[h % 2]->name,
-                      d.card.valid() ? hearts::to_string(d.card) : "none"));
-      over = true;
-      break;
-    }
-    if (settings.verbose)
-      fmt::print(stderr, "game {} {} ({}) {} ({} ms) {}\n", job.number, kHeartsSeatNames[h],
-                 specs[h % 2]->name, hearts::to_string(d.card), d.duration_ms, d.strategy);
-    s.apply(d.card);
-  }
+  HeartsTurns game(
+      job, {static_cast<const HeartsSeat*>(seats[0]), static_cast<const HeartsSeat*>(seats[1])},
+      specs, settings, deal, seed_);
+  referee_turns(game, book, settings, stop);
+  const hearts::State& s = game.s;
   const auto points = s.hand_scores();
-  const int ns = points[0] + points[2], ew = points[1] + points[3];
-  if (!over) {
-    int moon = -1;
-    for (int h = 0; h < hearts::kNumPlayers; ++h)
-      if ((s.taken(h) & hearts::kPointCards) == hearts::kPointCards) moon = h;
-    book.end(
-        ns < ew   ? 1.0
-        : ns > ew ? 0.0
-                  : 0.5,
-        "normal",
-        fmt::format("points N {} E {} S {} W {}{}", points[0], points[1], points[2], points[3],
-                    moon >= 0 ? fmt::format(" ({} shot the moon)", kHeartsSeatNames[moon]) : ""));
-    out.result = fmt::format("NS {} - EW {}", ns, ew);
+  if (s.is_terminal() && out.termination == "normal") {
     // Points per hand of each side: the mean of its two seats, as PPH counts one seat.
-    out.measure = std::array<double, 2>{ns / 2.0, ew / 2.0};
+    out.measure =
+        std::array<double, 2>{(points[0] + points[2]) / 2.0, (points[1] + points[3]) / 2.0};
   }
   out.plies = s.num_plays();
   out.seconds = std::chrono::duration<double>(HeartsWall::now() - t_game).count();

@@ -45,6 +45,11 @@ void RefereeBook::end(double first_score, std::string termination, std::string r
   out_.reason = std::move(reason);
 }
 
+void RefereeBook::end(const Verdict& v) {
+  end(v.first_score, v.termination, v.reason);
+  if (!v.result.empty()) out_.result = v.result;
+}
+
 void RefereeBook::forfeit(int seat, Fault fault, std::string termination, std::string reason) {
   out_.fault_seat = seat;
   out_.fault = fault;
@@ -72,6 +77,64 @@ bool RefereeBook::charge(int seat, double elapsed_ms, bool timed_out, std::strin
                             elapsed_ms, before)
               : fmt::format("{} loses on time (no move within {} ms)", who, budget));
   return false;
+}
+
+int referee_turns(TurnGame& game, RefereeBook& book, const GameSettings& settings,
+                  const std::atomic<bool>& stop) {
+  GameOutcome& out = book.outcome();
+  auto& clocks = book.clocks();
+  for (int s = 0; s < 2 && !out.finished(); ++s)
+    if (auto ok = game.start(s, clocks.view(s), book.limits(s)); !ok)
+      book.forfeit(s, Fault::kCrash, "abandoned",
+                   fmt::format("{} fails to start a game: {}", game.who(s), ok.error().message));
+  int moves = 0;
+  while (!out.finished()) {
+    if (auto v = game.over()) {
+      book.end(*v);
+      break;
+    }
+    if (stop.load()) {
+      book.end(-1, "unterminated", "match interrupted");
+      break;
+    }
+    const int side = game.to_move();
+    const TurnReply reply =
+        game.ask(side, clocks.view(side), book.limits(side), clocks.budget_ms(side), stop);
+    using Status = TurnReply::Status;
+    if (reply.status == Status::kStopped) {
+      book.end(-1, "unterminated", "match interrupted");
+      break;
+    }
+    if (reply.status == Status::kCrash) {
+      book.forfeit(side, Fault::kCrash, "abandoned",
+                   fmt::format("{} {}", game.who(side), reply.error));
+      break;
+    }
+    if (!book.charge(side, reply.elapsed_ms, reply.status == Status::kTimeout, game.who(side)))
+      break;
+    ++out.stats[side].moves;
+    if (reply.status == Status::kRefused) {
+      book.forfeit(side, Fault::kIllegal, "rules infraction",
+                   fmt::format("{} {}", game.who(side), reply.error));
+      break;
+    }
+    if (auto ok = game.play(side, reply); !ok) {
+      book.forfeit(side, Fault::kIllegal, "rules infraction",
+                   fmt::format("{} {}", game.who(side), ok.error().message));
+      break;
+    }
+    ++moves;
+    if (game.over()) continue;  // the rules decide at the top of the loop
+    if (auto v = game.adjudicate(side, reply)) {
+      book.end(*v);
+      break;
+    }
+    if (const int cap = settings.adjudication.max_moves; cap > 0 && moves >= 2 * cap) {
+      book.end(game.move_cap(cap));
+      break;
+    }
+  }
+  return moves;
 }
 
 }  // namespace kibitz::match

@@ -89,6 +89,71 @@ class StateKind final : public GameKind {
   std::uint64_t seed_ = 1;
 };
 
+// One game for the referee loop: the state and each seat's random stream.
+class StateTurns final : public TurnGame {
+ public:
+  StateTurns(AnyState& state, std::array<const StateSeat*, 2> seats,
+             std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
+             const GameJob& job, std::uint64_t seed)
+      : s_(state),
+        seats_(seats),
+        specs_(specs),
+        settings_(settings),
+        job_(job),
+        // One stream per pair and seat: a pair's two games differ only by who moves first.
+        rng_{Rng(seed ^ (static_cast<std::uint64_t>(job.pair) * 2 + 1) * 0x9E3779B97F4A7C15ull),
+             Rng(seed ^ (static_cast<std::uint64_t>(job.pair) * 2 + 2) * 0x9E3779B97F4A7C15ull)} {}
+
+  std::string who(int side) const override { return specs_[side]->name; }
+  Result<void> start(int, const ClockView&, const MoveLimits&) override { return {}; }
+  std::optional<Verdict> over() override {
+    if (s_.is_terminal()) {
+      const auto r = s_.returns();
+      if (r.size() != 2)
+        return Verdict{-1, "abandoned", fmt::format("the game has {} players, not 2", r.size()),
+                       ""};
+      return Verdict{r[0] > r[1]   ? 1.0
+                     : r[0] < r[1] ? 0.0
+                                   : 0.5,
+                     "normal", fmt::format("returns {} {}", r[0], r[1]), ""};
+    }
+    moves_ = s_.legal_moves();
+    if (const int seat = s_.current_player(); seat < 0 || seat > 1 || moves_.empty())
+      return Verdict{-1, "abandoned",
+                     fmt::format("player {} to move with {} legal moves", seat, moves_.size()), ""};
+    return std::nullopt;
+  }
+  int to_move() const override { return s_.current_player(); }
+  TurnReply ask(int side, const ClockView&, const MoveLimits&, std::int64_t,
+                const std::atomic<bool>&) override {
+    TurnReply reply;
+    const auto t0 = Wall::now();
+    reply.move =
+        seats_[side]->bot() == "first" ? moves_.front() : moves_[rng_[side].below(moves_.size())];
+    reply.elapsed_ms = std::chrono::duration<double, std::milli>(Wall::now() - t0).count();
+    return reply;
+  }
+  Result<void> play(int side, const TurnReply& reply) override {
+    if (auto ok = s_.apply(reply.move); !ok)
+      return fail("plays {}: {}", reply.move, ok.error().message);
+    if (settings_.verbose)
+      fmt::print(stderr, "game {} {} {}\n", job_.number, specs_[side]->name, reply.move);
+    return {};
+  }
+  Verdict move_cap(int moves) override {
+    return {0.5, "adjudication", fmt::format("{} moves played", moves), ""};
+  }
+
+ private:
+  AnyState& s_;
+  std::array<const StateSeat*, 2> seats_;
+  std::array<const PlayerSpec*, 2> specs_;
+  const GameSettings& settings_;
+  const GameJob& job_;
+  std::array<Rng, 2> rng_;
+  std::vector<std::string> moves_;  // the legal moves of the position to move (over() makes them)
+};
+
 GameOutcome StateKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                             std::array<const PlayerSpec*, 2> specs, const GameSettings& settings,
                             const std::atomic<bool>& stop) const {
@@ -103,57 +168,10 @@ GameOutcome StateKind::play(const GameJob& job, std::array<Seat*, 2> seats,
     return out;
   }
   AnyState& s = **made;
-  // One stream per pair and seat: a pair's two games differ only by who moves first.
-  std::array<Rng, 2> rng = {
-      Rng(seed_ ^ (static_cast<std::uint64_t>(job.pair) * 2 + 1) * 0x9E3779B97F4A7C15ull),
-      Rng(seed_ ^ (static_cast<std::uint64_t>(job.pair) * 2 + 2) * 0x9E3779B97F4A7C15ull)};
-  bool over = false;
-  while (!s.is_terminal()) {
-    if (stop.load()) {
-      book.end(-1, "unterminated", "match interrupted");
-      over = true;
-      break;
-    }
-    if (settings.adjudication.max_moves && out.plies >= settings.adjudication.max_moves) {
-      book.end(0.5, "adjudication", fmt::format("{} moves played", out.plies));
-      over = true;
-      break;
-    }
-    const int seat = s.current_player();
-    const auto moves = s.legal_moves();
-    if (seat < 0 || seat > 1 || moves.empty()) {
-      book.end(-1, "abandoned",
-               fmt::format("player {} to move with {} legal moves", seat, moves.size()));
-      over = true;
-      break;
-    }
-    const auto t0 = Wall::now();
-    const auto& bot = static_cast<const StateSeat*>(seats[seat])->bot();
-    const std::string& move = bot == "first" ? moves.front() : moves[rng[seat].below(moves.size())];
-    const double ms = std::chrono::duration<double, std::milli>(Wall::now() - t0).count();
-    ++out.stats[seat].moves;
-    if (!book.charge(seat, ms, false, specs[seat]->name)) {
-      over = true;
-      break;
-    }
-    if (auto ok = s.apply(move); !ok) {
-      book.forfeit(seat, Fault::kIllegal, "rules infraction",
-                   fmt::format("{} plays {}: {}", specs[seat]->name, move, ok.error().message));
-      over = true;
-      break;
-    }
-    ++out.plies;
-    if (settings.verbose)
-      fmt::print(stderr, "game {} {} {}\n", job.number, specs[seat]->name, move);
-  }
-  if (!over) {
-    const auto r = s.returns();
-    const double first = r.size() == 2 ? (r[0] > r[1] ? 1.0 : r[0] < r[1] ? 0.0 : 0.5) : -1.0;
-    if (first < 0)
-      book.end(-1, "abandoned", fmt::format("the game has {} players, not 2", r.size()));
-    else
-      book.end(first, "normal", fmt::format("returns {} {}", r[0], r[1]));
-  }
+  StateTurns game(
+      s, {static_cast<const StateSeat*>(seats[0]), static_cast<const StateSeat*>(seats[1])}, specs,
+      settings, job, seed_);
+  out.plies = referee_turns(game, book, settings, stop);
   out.seconds = std::chrono::duration<double>(Wall::now() - t_game).count();
   out.record = s.to_string();
   return out;
