@@ -1,6 +1,7 @@
 // Diplomacy in `kibitz match` (see diplomacy_arena.hpp): a power and a game seed as the
-// opening, the bots of src/games/diplomacy/bots.hpp and the RM+ bot, whole games played by
-// GameRunner with every call for orders timed, and the game's JSON (game_json) as the record.
+// opening, the bots of src/games/diplomacy/bots.hpp and the RM+ bot, games refereed by the one
+// loop (each power's orders a turn, timed; GameRunner steps the phases), and the game's JSON
+// (game_json) as the record.
 #include "match/diplomacy_arena.hpp"
 
 #include <fmt/format.h>
@@ -73,34 +74,6 @@ Result<dip::RmConfig> dip_rm_config(const PlayerSpec& spec, const MoveLimits& li
   return c;
 }
 
-// One player's side of a game: asks its bot for a power's orders, times the call and
-// charges it to the side; after a stop or a time forfeit it gives no orders (civil disorder),
-// so the game runs out at once.
-class DipTimedBot final : public dip::Bot {
- public:
-  DipTimedBot(dip::Bot& inner, int side, RefereeBook& book, GameOutcome& out, std::string who,
-              const std::atomic<bool>& stop)
-      : inner_(inner), side_(side), book_(book), out_(out), who_(std::move(who)), stop_(stop) {}
-  std::string_view name() const override { return inner_.name(); }
-  void orders(const dip::State& s, dip::PowerId power, Rng& rng,
-              std::vector<dip::Order>& out) override {
-    if (stop_.load() || out_.finished()) return;
-    const auto t0 = DipWall::now();
-    inner_.orders(s, power, rng, out);
-    const double ms = std::chrono::duration<double, std::milli>(DipWall::now() - t0).count();
-    ++out_.stats[side_].moves;
-    if (!book_.charge(side_, ms, false, who_)) out.clear();
-  }
-
- private:
-  dip::Bot& inner_;
-  int side_;
-  RefereeBook& book_;
-  GameOutcome& out_;
-  std::string who_;
-  const std::atomic<bool>& stop_;
-};
-
 class DiplomacyKind final : public GameKind {
  public:
   explicit DiplomacyKind(int max_year) : max_year_(max_year) {}
@@ -157,6 +130,94 @@ class DiplomacyKind final : public GameKind {
   std::uint64_t seed_ = 1;
 };
 
+// One game for the referee loop: power `power` is the first player's, the other six the
+// second's; a "move" is one power's orders for a phase, asked of its side's bot in power order
+// (the game's one random stream makes it as deterministic as GameRunner::play).
+class DipTurns final : public TurnGame {
+ public:
+  DipTurns(std::array<DipSeat*, 2> seats, std::array<const PlayerSpec*, 2> specs,
+           dip::PowerId power, std::uint64_t seed, int max_year)
+      : map_(dip::standard_map()), runner_(map_), seats_(seats), specs_(specs), power_(power) {
+    dip::GameOptions options;
+    options.max_year = max_year;
+    runner_.begin(seed, options);
+  }
+
+  std::string who(int side) const override {
+    return side == 0 ? fmt::format("{} ({})", map_.power_name(power_), specs_[0]->name)
+                     : fmt::format("the others ({})", specs_[1]->name);
+  }
+  Result<void> start(int, const ClockView&, const MoveLimits&) override { return {}; }
+  std::optional<Verdict> over() override {
+    if (!runner_.over()) return std::nullopt;
+    const dip::GameRecord& rec = record();
+    const int np = map_.num_powers();
+    int others = 0;
+    for (int p = 0; p < np; ++p)
+      if (p != power_) others += rec.centres[p];
+    const double others_avg = static_cast<double>(others) / (np - 1);
+    const int mine = rec.centres[power_];
+    measure = std::array<double, 2>{static_cast<double>(mine), others_avg};
+    const std::string year = dip::phase_code(rec.last_phase);
+    Verdict v;
+    v.termination = "normal";
+    if (rec.winner) {
+      v.first_score = *rec.winner == power_ ? 1.0 : 0.0;
+      v.reason = fmt::format("{} {} in {}", map_.power_name(*rec.winner),
+                             rec.survivors.size() == 1
+                                 ? "is the last power standing"
+                                 : fmt::format("solo with {} centres", rec.centres[*rec.winner]),
+                             year);
+    } else {
+      // More centres per power held wins: mine against the mean of the other six (exactly,
+      // in integers).
+      const int lhs = mine * (np - 1);
+      v.first_score = lhs > others ? 1.0 : lhs < others ? 0.0 : 0.5;
+      v.reason =
+          fmt::format("year limit: a draw among {} powers after {}", rec.survivors.size(), year);
+    }
+    const std::string power_name(map_.power_name(power_));
+    v.result = fmt::format(
+        "{}({}) {}{} - others({}) avg {:.2f}{}", power_name, specs_[0]->name, mine,
+        rec.winner && *rec.winner == power_ ? " solo" : "", specs_[1]->name, others_avg,
+        rec.winner && *rec.winner != power_ ? fmt::format(", {} solo", map_.power_name(*rec.winner))
+                                            : "");
+    return v;
+  }
+  int to_move() const override { return runner_.to_order() == power_ ? 0 : 1; }
+  TurnReply ask(int side, const ClockView&, const MoveLimits&, std::int64_t,
+                const std::atomic<bool>&) override {
+    TurnReply reply;
+    const auto t0 = DipWall::now();
+    orders_.clear();
+    seats_[side]->bot().orders(runner_.state(), runner_.to_order(), runner_.rng(), orders_);
+    reply.elapsed_ms = std::chrono::duration<double, std::milli>(DipWall::now() - t0).count();
+    return reply;
+  }
+  // Orders that are not the power's to give, or not possible, are left out (as the rules
+  // treat them); a phase cannot be lost by an order.
+  Result<void> play(int, const TurnReply&) override {
+    runner_.give(orders_);
+    return {};
+  }
+
+  // The game's record (so far, where a forfeit or an interrupt ended it).
+  const dip::GameRecord& record() {
+    if (!record_) record_ = runner_.finish();
+    return *record_;
+  }
+  std::optional<std::array<double, 2>> measure;  // once the game is over
+
+ private:
+  const dip::Map& map_;
+  dip::GameRunner runner_;
+  std::array<DipSeat*, 2> seats_;
+  std::array<const PlayerSpec*, 2> specs_;
+  dip::PowerId power_;
+  std::vector<dip::Order> orders_;
+  std::optional<dip::GameRecord> record_;
+};
+
 GameOutcome DiplomacyKind::play(const GameJob& job, std::array<Seat*, 2> seats,
                                 std::array<const PlayerSpec*, 2> specs,
                                 const GameSettings& settings, const std::atomic<bool>& stop) const {
@@ -169,60 +230,13 @@ GameOutcome DiplomacyKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   GameOutcome out;
   out.opening = fmt::format("{} seed {}", power_name, game_seed);
   RefereeBook book(out, specs, settings, {"1-0", "0-1", "1/2-1/2", "*"});
-
-  std::array<std::unique_ptr<DipTimedBot>, 2> sides;
-  for (int side = 0; side < 2; ++side)
-    sides[side] =
-        std::make_unique<DipTimedBot>(static_cast<DipSeat*>(seats[side])->bot(), side, book, out,
-                                      side == 0 ? fmt::format("{} ({})", power_name, specs[0]->name)
-                                                : fmt::format("the others ({})", specs[1]->name),
-                                      stop);
-  std::vector<dip::Bot*> by_power(static_cast<std::size_t>(np));
+  DipTurns game({static_cast<DipSeat*>(seats[0]), static_cast<DipSeat*>(seats[1])}, specs, power,
+                game_seed, max_year_);
+  referee_turns(game, book, settings, stop);
+  if (out.termination == "normal") out.measure = game.measure;
+  const dip::GameRecord& rec = game.record();
   std::vector<std::string> bot_names(static_cast<std::size_t>(np));
-  for (int p = 0; p < np; ++p) {
-    const int side = p == power ? 0 : 1;
-    by_power[static_cast<std::size_t>(p)] = sides[side].get();
-    bot_names[static_cast<std::size_t>(p)] = specs[side]->name;
-  }
-  dip::GameRunner runner(map);
-  dip::GameOptions options;
-  options.max_year = max_year_;
-  const dip::GameRecord rec = runner.play(by_power, game_seed, options);
-
-  int others = 0;
-  for (int p = 0; p < np; ++p)
-    if (p != power) others += rec.centres[p];
-  const double others_avg = static_cast<double>(others) / (np - 1);
-  const int mine = rec.centres[power];
-  if (stop.load() && !out.finished()) {
-    book.end(-1, "unterminated", "match interrupted");
-  } else if (!out.finished()) {
-    const std::string year = dip::phase_code(rec.last_phase);
-    double score;
-    std::string reason;
-    if (rec.winner) {
-      score = *rec.winner == power ? 1.0 : 0.0;
-      reason = fmt::format("{} {} in {}", map.power_name(*rec.winner),
-                           rec.survivors.size() == 1
-                               ? "is the last power standing"
-                               : fmt::format("solo with {} centres", rec.centres[*rec.winner]),
-                           year);
-    } else {
-      // More centres per power held wins: mine against the mean of the other six (exactly,
-      // in integers).
-      const int lhs = mine * (np - 1);
-      score = lhs > others ? 1.0 : lhs < others ? 0.0 : 0.5;
-      reason =
-          fmt::format("year limit: a draw among {} powers after {}", rec.survivors.size(), year);
-    }
-    book.end(score, "normal", std::move(reason));
-    out.result = fmt::format(
-        "{}({}) {}{} - others({}) avg {:.2f}{}", power_name, specs[0]->name, mine,
-        rec.winner && *rec.winner == power ? " solo" : "", specs[1]->name, others_avg,
-        rec.winner && *rec.winner != power ? fmt::format(", {} solo", map.power_name(*rec.winner))
-                                           : "");
-    out.measure = std::array<double, 2>{static_cast<double>(mine), others_avg};
-  }
+  for (int p = 0; p < np; ++p) bot_names[static_cast<std::size_t>(p)] = specs[p == power ? 0 : 1]->name;
   out.plies = rec.num_phases;
   out.seconds = std::chrono::duration<double>(DipWall::now() - t_game).count();
 

@@ -49,49 +49,84 @@ bool has_orders(const Map& map, const State& s, PowerId power) {
 
 GameRecord GameRunner::play(std::span<Bot* const> bots, std::uint64_t seed,
                             const GameOptions& options, const State* start) {
-  GameRecord rec;
-  Rng rng(seed);
-  State s = start ? *start : initial_state(map_);
+  begin(seed, options, start);
+  while (!over()) {
+    const PowerId p = to_order();
+    Bot* bot = p < bots.size() ? bots[p] : nullptr;
+    given_.clear();
+    if (bot) bot->orders(state_, p, rng_, given_);
+    give(given_);
+  }
+  return finish();
+}
+
+void GameRunner::begin(std::uint64_t seed, const GameOptions& options, const State* start) {
+  options_ = options;
+  rec_ = GameRecord{};
+  rng_ = Rng(seed);
+  state_ = start ? *start : initial_state(map_);
+  effective_.clear();
+  next_ = 0;
+  over_ = state_.phase.year > options_.max_year;
+  settle();
+}
+
+void GameRunner::give(std::span<const Order> orders) {
+  if (over_) return;
+  const auto p = static_cast<PowerId>(next_);
+  for (Order o : orders) {
+    o.power = p;
+    if (auto e = effective_order(map_, state_, p, o)) effective_.push_back(*e);
+  }
+  ++next_;
+  settle();
+}
+
+void GameRunner::settle() {
   const int np = map_.num_powers();
-  while (s.phase.year <= options.max_year) {
-    effective_.clear();
-    for (int p0 = 0; p0 < np; ++p0) {
-      const auto p = static_cast<PowerId>(p0);
-      Bot* bot = p < bots.size() ? bots[p] : nullptr;
-      if (!bot || !has_orders(map_, s, p)) continue;
-      given_.clear();
-      bot->orders(s, p, rng, given_);
-      for (Order o : given_) {
-        o.power = p;
-        if (auto e = effective_order(map_, s, p, o)) effective_.push_back(*e);
-      }
-    }
-    const State& next = resolver_.resolve(s, effective_);
-    ++rec.num_phases;
-    rec.last_phase = s.phase;
-    if (options.observer) options.observer(s, effective_, next);
-    if (options.record) rec.phases.push_back({s.phase, effective_, centre_counts(map_, next)});
-    // Ownership changes only when a fall ends; that is when a solo can appear.
-    const bool fall_ended = s.phase.season == Season::kFall && next.phase.season != Season::kFall;
-    s = next;
-    if (fall_ended) {
-      if (auto w = solo_winner(map_, s)) {
-        rec.winner = w;
-        break;
-      }
-    }
-    if (std::popcount(alive_powers(map_, s)) <= 1) break;
+  while (!over_) {
+    while (next_ < np && !has_orders(map_, state_, static_cast<PowerId>(next_))) ++next_;
+    if (next_ < np) return;
+    resolve_phase();
+    next_ = 0;
   }
-  const auto counts = centre_counts(map_, s);
-  rec.survivors.reserve(static_cast<std::size_t>(np));
-  const std::uint32_t alive = alive_powers(map_, s);
+}
+
+void GameRunner::resolve_phase() {
+  const State& next = resolver_.resolve(state_, effective_);
+  ++rec_.num_phases;
+  rec_.last_phase = state_.phase;
+  if (options_.observer) options_.observer(state_, effective_, next);
+  if (options_.record) rec_.phases.push_back({state_.phase, effective_, centre_counts(map_, next)});
+  // Ownership changes only when a fall ends; that is when a solo can appear.
+  const bool fall_ended =
+      state_.phase.season == Season::kFall && next.phase.season != Season::kFall;
+  state_ = next;
+  effective_.clear();
+  if (fall_ended) {
+    if (auto w = solo_winner(map_, state_)) {
+      rec_.winner = w;
+      over_ = true;
+      return;
+    }
+  }
+  if (std::popcount(alive_powers(map_, state_)) <= 1 || state_.phase.year > options_.max_year)
+    over_ = true;
+}
+
+GameRecord GameRunner::finish() {
+  const int np = map_.num_powers();
+  const auto counts = centre_counts(map_, state_);
+  rec_.survivors.clear();
+  rec_.survivors.reserve(static_cast<std::size_t>(np));
+  const std::uint32_t alive = alive_powers(map_, state_);
   for (int p = 0; p < np; ++p) {
-    rec.centres[p] = counts[p];
-    if (alive >> p & 1) rec.survivors.push_back(static_cast<PowerId>(p));
+    rec_.centres[p] = counts[p];
+    if (alive >> p & 1) rec_.survivors.push_back(static_cast<PowerId>(p));
   }
-  if (!rec.winner && rec.survivors.size() == 1) rec.winner = rec.survivors[0];
-  rec.final_state = s;
-  return rec;
+  if (!rec_.winner && rec_.survivors.size() == 1) rec_.winner = rec_.survivors[0];
+  rec_.final_state = state_;
+  return std::move(rec_);
 }
 
 std::string game_json(const Map& map, const GameRecord& record, int indent) {

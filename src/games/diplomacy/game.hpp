@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "games/diplomacy/bots.hpp"
 #include "games/diplomacy/phases.hpp"
 
@@ -54,7 +55,9 @@ struct GameOptions {
 };
 
 // Plays games; keeps its resolver and buffers, so games after the first allocate only for
-// the record. Not thread-safe: one per thread.
+// the record. Not thread-safe: one per thread. A whole game at once (play), or one power's
+// orders at a time (begin, then give() for to_order() until over(), then finish()): the match
+// referee asks its players that way.
 class GameRunner {
  public:
   explicit GameRunner(const Map& map) : map_(map), resolver_(map) {}
@@ -65,10 +68,34 @@ class GameRunner {
   GameRecord play(std::span<Bot* const> bots, std::uint64_t seed, const GameOptions& options = {},
                   const State* start = nullptr);
 
+  // Starts a game (as play does); the options are copied.
+  void begin(std::uint64_t seed, const GameOptions& options = {}, const State* start = nullptr);
+  bool over() const { return over_; }
+  // The power whose orders come next (one with something to order in state()); kNoPower once
+  // the game is over.
+  PowerId to_order() const { return over_ ? kNoPower : static_cast<PowerId>(next_); }
+  const State& state() const { return state_; }
+  Rng& rng() { return rng_; }  // the game's one random stream, for the bots
+  // to_order()'s orders (each passes through effective_order); after the phase's last power,
+  // the phase is resolved. Empty: civil disorder.
+  void give(std::span<const Order> orders);
+  // The record of the game (so far, where it is not over); call once.
+  GameRecord finish();
+
  private:
+  // Moves to the next power with orders, resolving phases in which nobody has any left.
+  void settle();
+  void resolve_phase();
+
   const Map& map_;
   PhaseResolver resolver_;
   std::vector<Order> given_, effective_;
+  GameOptions options_;
+  GameRecord rec_;
+  State state_;
+  Rng rng_;
+  int next_ = 0;
+  bool over_ = true;
 };
 
 // Whether `power` has orders to give in `s` (units, dislodged units, or an adjustment).
