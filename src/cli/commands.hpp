@@ -4,8 +4,11 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/bench.hpp"
 #include "games/registry.hpp"
 
@@ -45,6 +48,16 @@ Result<engine::GoDeepConfig> deep_config_from(const std::string& config, const s
 int bench_chess(const engine::BenchRequest& request);
 int bench_gomoku(const engine::BenchRequest& request);
 int bench_go(const engine::BenchRequest& request);
+
+// An engine's options as the user gives them to a protocol command: --option NAME=VALUE
+// (repeatable) and --option-file FILE (YAML, its options: map); the words override the file.
+struct OptionArgs {
+  std::vector<std::string> words;
+  std::string file;
+};
+void add_option_flags(CLI::App* cmd, OptionArgs& args);
+// The settings in order (the file's first), or the one-line error of a bad file or word.
+Result<engine::OptionSettings> option_settings(const OptionArgs& args);
 
 // Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
 int report_error(const std::string& message, int status = 1);

@@ -31,7 +31,8 @@ struct EngineArgs {
   bool no_threats = false;
   bool no_vct = false;
   std::vector<std::string> disable;
-  std::string eval;  // a weights file (replaces the compiled-in weights)
+  std::string eval;    // a weights file (replaces the compiled-in weights)
+  OptionArgs options;  // gomocup: --option, --option-file
 };
 
 // --eval FILE: its weights for the rule it names, or for every rule when it names "any".
@@ -75,7 +76,11 @@ int run_gomocup(const EngineArgs& a) {
   so.movetime_ms = a.movetime;
   so.hash_mb = a.hash_mb;
   so.engine = *o;
+  auto settings = option_settings(a.options);
+  if (!settings) return report_error(settings.error().message, 2);
   gomocup::Session session(std::cin, std::cout, so);
+  for (const auto& [name, value] : *settings)
+    if (auto ok = session.set_option(name, value); !ok) return report_error(ok.error().message, 2);
   return session.run();
 }
 
@@ -359,6 +364,7 @@ Runner add_gomocup(CLI::App& root) {
   auto* cmd = root.add_subcommand(
       "gomocup", "Gomoku engine speaking the Gomocup (piskvork) protocol on stdin/stdout");
   add_engine_options(cmd, *a);
+  add_option_flags(cmd, a->options);
   cmd->footer(
       "Commands: START, RECTSTART, RESTART, BEGIN, TURN, BOARD..DONE, INFO, TAKEBACK, ABOUT, "
       "END.\nRules by INFO rule: 1 exact five, 4 renju; 16 (or INFO capture 1) the capture "

@@ -17,6 +17,7 @@ namespace kibitz::cli {
 namespace {
 
 struct GtpArgs {
+  OptionArgs options;  // --option, --option-file
   std::uint64_t visits = 0;
   std::int64_t movetime = 0;
   int threads = 1;
@@ -83,7 +84,11 @@ int run_gtp(const GtpArgs& a) {
   if (a.no_dynamic_komi) o.engine.dynamic_komi = false;
   o.engine.rave_k = a.rave_k;
   o.ponder = a.ponder;
+  auto settings = option_settings(a.options);
+  if (!settings) return report_error(settings.error().message, 2);
   gtp::Session session(std::cin, std::cout, o);
+  for (const auto& [name, value] : *settings)
+    if (auto ok = session.set_option(name, value); !ok) return report_error(ok.error().message, 2);
   return session.run();
 }
 
@@ -115,6 +120,7 @@ Runner add_gtp(CLI::App& root) {
                   "playout policy: rules (hand-written), learned (the built-in "
                   "data/go/playout_patterns.json), or a weights file of `kibitz go train-playout`")
       ->capture_default_str();
+  add_option_flags(cmd, a->options);
   cmd->add_option("--config", a->config,
                   "go.yaml: turns on the deep search with its position database "
                   "(configs/go.yaml documents every setting)");

@@ -90,6 +90,7 @@ std::string match_footer(const Registry& registry) {
 {bots}  name=NAME             the name in results and records (default: program or bot name)
   option.NAME=VALUE     an engine option: a UCI setoption (checked against the engine's option
                         list); a bot's are its engine's (kibitz games --verbose)
+  option-file=FILE      the options: map of a YAML file, as option.NAME=VALUE words
   proto=uci|gomocup|gtp  dir=DIR  stderr=show   protocol, working directory, engine's stderr
   tc= movetime= nodes= depth=         this player's own limits (time odds)
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -104,6 +105,14 @@ struct EngineOption {
 // "name=value" checked against the declarations: the option's new value, or a one-line error.
 Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value);
 
+// Option settings as a user gives them, in order: NAME=VALUE words on the command line,
+// option.NAME=VALUE in a match player spec, or the `options:` map of a YAML file.
+using OptionSettings = std::vector<std::pair<std::string, std::string>>;
+// The `options:` map of a YAML file (NAME: VALUE), in file order; an error names the file.
+Result<OptionSettings> read_option_file(const std::string& path);
+// "NAME=VALUE" (the command line's form); an error for a word without '='.
+Result<std::pair<std::string, std::string>> parse_option_word(std::string_view word);
+
 class AnyEngine {
  public:
   using ReportFn = std::function<void(const EngineReport&)>;
@@ -130,6 +139,8 @@ class AnyEngine {
 
   // go() and wait(): the answer, or the error of go().
   Result<EngineReport> think(const EngineLimits& limits, ReportFn info = {});
+  // Sets each option in order; the first error (naming the option) stops.
+  Result<void> set_options(const OptionSettings& settings);
 };
 
 // For adapters: a stop that comes before the engine has started its search (which clears its

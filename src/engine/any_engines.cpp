@@ -9,6 +9,7 @@
 #include <chrono>
 #include <limits>
 
+#include "core/config.hpp"
 #include "core/text.hpp"
 #include "engine/any_engine.hpp"
 #include "engine/chess_engine.hpp"
@@ -48,6 +49,35 @@ MoverClock mover_clock(const EngineLimits& l) {
                     .period_ms = l.period_ms,
                     .period_moves = l.period_moves,
                     .move_cap_ms = l.move_cap_ms};
+}
+
+Result<OptionSettings> read_option_file(const std::string& path) {
+  auto config = Config::load_file(path);
+  if (!config) return tl::unexpected(config.error());
+  OptionSettings out;
+  for (const auto& key : config->keys()) {
+    if (key != "options")
+      return fail("{}: unknown key '{}' (an option file holds an options: map)", path, key);
+  }
+  for (const auto& key : config->keys("options")) {
+    auto value = config->get_string("options." + key, "");
+    if (!value) return tl::unexpected(value.error());
+    out.emplace_back(key, *value);
+  }
+  return out;
+}
+
+Result<std::pair<std::string, std::string>> parse_option_word(std::string_view word) {
+  const auto eq = word.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return fail("--option {}: expected NAME=VALUE", word);
+  return std::pair<std::string, std::string>(word.substr(0, eq), word.substr(eq + 1));
+}
+
+Result<void> AnyEngine::set_options(const OptionSettings& settings) {
+  for (const auto& [name, value] : settings)
+    if (auto ok = set_option(name, value); !ok) return ok;
+  return {};
 }
 
 Result<EngineReport> AnyEngine::think(const EngineLimits& limits, ReportFn info) {

@@ -236,7 +236,8 @@ GameOutcome DiplomacyKind::play(const GameJob& job, std::array<Seat*, 2> seats,
   if (out.termination == "normal") out.measure = game.measure;
   const dip::GameRecord& rec = game.record();
   std::vector<std::string> bot_names(static_cast<std::size_t>(np));
-  for (int p = 0; p < np; ++p) bot_names[static_cast<std::size_t>(p)] = specs[p == power ? 0 : 1]->name;
+  for (int p = 0; p < np; ++p)
+    bot_names[static_cast<std::size_t>(p)] = specs[p == power ? 0 : 1]->name;
   out.plies = rec.num_phases;
   out.seconds = std::chrono::duration<double>(DipWall::now() - t_game).count();
 

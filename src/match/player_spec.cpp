@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "engine/any_engine.hpp"
+
 namespace kibitz::match {
 
 Result<std::vector<std::string>> split_words(std::string_view text) {
@@ -55,8 +57,9 @@ Result<T> parse_number(std::string_view key, std::string_view value) {
 }
 
 bool is_key(std::string_view key) {
-  static constexpr std::string_view kKeys[] = {"name", "cmd",      "bot",   "proto", "dir",   "arg",
-                                               "tc",   "movetime", "nodes", "depth", "stderr"};
+  static constexpr std::string_view kKeys[] = {"name",  "cmd",   "bot",    "proto",
+                                               "dir",   "arg",   "tc",     "movetime",
+                                               "nodes", "depth", "stderr", "option-file"};
   for (auto k : kKeys)
     if (key == k) return true;
   return key.starts_with("option.") && key.size() > 7;
@@ -81,7 +84,7 @@ Result<PlayerSpec> parse_player_spec(std::string_view text) {
         return fail("{}: options need a value (option.NAME=VALUE)", w);
       return fail(
           "unknown word '{}' (expected KEY=VALUE: name, cmd, bot, proto, dir, "
-          "option.NAME, tc, movetime, nodes, depth, stderr)",
+          "option.NAME, option-file, tc, movetime, nodes, depth, stderr)",
           w);
     }
     const std::string value = w.substr(eq + 1);
@@ -124,6 +127,10 @@ Result<PlayerSpec> parse_player_spec(std::string_view text) {
       auto v = parse_number<int>(key, value);
       if (!v) return tl::unexpected(v.error());
       spec.limits.depth = *v;
+    } else if (key == "option-file") {
+      auto settings = engine::read_option_file(value);
+      if (!settings) return tl::unexpected(settings.error());
+      spec.options.insert(spec.options.end(), settings->begin(), settings->end());
     } else {
       spec.options.emplace_back(key.substr(7), value);
     }

@@ -1,7 +1,8 @@
 #pragma once
 // A player of `kibitz match`, from one --engine string of KEY=VALUE words:
 //   name=NAME  cmd=PROGRAM ARGS...  bot=NAME  proto=uci|gtp|gomocup  dir=DIR  stderr=show
-//   option.NAME=VALUE  tc=40/60+0.5  movetime=MS  nodes=N  depth=D
+//   option.NAME=VALUE  option-file=FILE  tc=40/60+0.5  movetime=MS  nodes=N  depth=D
+// (option-file: a YAML file's options: map, as if each were an option.NAME=VALUE there)
 // Words are split like a shell does (quotes, backslash); the words after cmd= that are not
 // KEY=VALUE with a known key are the program's arguments (arg=WORD adds one verbatim).
 #include <string>

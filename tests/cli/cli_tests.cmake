@@ -319,3 +319,13 @@ kibitz_cli_test(train_playout_bad_iterations ARGS go train-playout x --iteration
   MATCH "^kibitz: error: --iterations: 1 to 1000\n$")
 kibitz_cli_test(bench_go_learned_playouts ARGS bench --game go --go-playouts learned --playouts 200
   MATCH "Playouts/second : [1-9][0-9]*\n")
+# Engine options from the command line (--option) and YAML files (--option-file), checked
+# against the engine's declarations before the protocol starts.
+kibitz_cli_test(uci_option_needs_value ARGS uci --option Hash
+  MATCH "^kibitz: error: --option Hash: expected NAME=VALUE\n$")
+kibitz_cli_test(uci_option_out_of_range ARGS uci --option Hash=0
+  MATCH "^kibitz: error: option Hash: 0 is out of range \\(1 to 65536\\)\n$")
+kibitz_cli_test(gtp_unknown_option ARGS gtp --option Threadz=2
+  MATCH "^kibitz: error: go engine has no option 'Threadz' \\(options: Threads, resign, seed, cleanup, handicap\\)\n$")
+kibitz_cli_test(gomocup_option_file_missing ARGS gomocup --option-file /nonexistent/options.yaml
+  MATCH "^kibitz: error: cannot open config file '/nonexistent/options.yaml'\n$")

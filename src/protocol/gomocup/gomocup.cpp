@@ -283,6 +283,10 @@ void Session::play(gomoku::Move m) {
   history_.emplace_back(gomoku::x_of(m.sq), gomoku::y_of(m.sq));
 }
 
+Result<void> Session::set_option(std::string_view name, std::string_view value) {
+  return engine_->set_option(name, value);
+}
+
 bool Session::handle(std::string_view raw) {
   const std::string_view line = trim(raw);
   if (line.empty()) return true;

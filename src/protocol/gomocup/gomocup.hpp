@@ -40,6 +40,9 @@ class Session {
   int run();
   // One command line (exposed for tests); false after END.
   bool handle(std::string_view line);
+  // Sets an engine option before the session runs (--option, --option-file): one of the
+  // engine's declarations, as the protocol's own setting would.
+  Result<void> set_option(std::string_view name, std::string_view value);
   // Waits for a move being thought about (tests).
   void wait();
   // The next move's time budget from the INFO limits (exposed for tests).

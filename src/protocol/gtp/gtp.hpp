@@ -55,6 +55,9 @@ class Session {
   ~Session();
   // Runs until quit or the end of input; returns the process exit status (0).
   int run();
+  // Sets an engine option before the session runs (kibitz gtp --option): one of the engine's
+  // declarations (engine/go_any_engine.hpp).
+  Result<void> set_option(std::string_view name, std::string_view value);
   // One input line (exposed for tests); false after quit. Stops a running lz-analyze first.
   bool handle(std::string_view line);
   // From any thread: ends a running genmove early with its best move so far, or the search

@@ -115,6 +115,10 @@ int Session::run() {
   return 0;
 }
 
+Result<void> Session::set_option(std::string_view name, std::string_view value) {
+  return engine_->set_option(name, value);
+}
+
 bool Session::handle(std::string_view raw) {
   const std::string_view line = trim(raw);
   if (line.empty()) return true;

@@ -23,6 +23,9 @@ class Session {
   int run();
   // One command line (exposed for tests); false after `quit`.
   bool handle(std::string_view line);
+  // Sets an engine option before the session runs (--option, --option-file): one of the
+  // engine's declarations, as the protocol's own setting would.
+  Result<void> set_option(std::string_view name, std::string_view value);
 
  private:
   void send(std::string_view line);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 #include <tuple>
 
@@ -162,6 +163,53 @@ TEST(AnyEngine, MatchBotsTakeTheEnginesOptions) {
     ASSERT_FALSE(refused);
     EXPECT_EQ(refused.error().message.find('\n'), std::string::npos);
   }
+}
+
+// Options read alike from a YAML file, command-line words and match specs.
+TEST(AnyEngine, OptionsFromAFileTheCommandLineAndSpecs) {
+  const std::string dir = ::testing::TempDir();
+  const auto write = [&](const std::string& name, const std::string& text) {
+    const std::string path = dir + "/" + name;
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+    return path;
+  };
+  const std::string good =
+      write("kibitz_options.yaml", "options:\n  Hash: 8\n  null_move: false\n");
+  auto settings = read_option_file(good);
+  ASSERT_TRUE(settings) << settings.error().message;
+  EXPECT_EQ(*settings, (OptionSettings{{"Hash", "8"}, {"null_move", "false"}}));
+  auto chess = builtin_registry().find("chess")->engine();
+  ASSERT_TRUE(chess->set_options(*settings));
+  for (const auto& o : chess->options()) {
+    if (o.name == "Hash") {
+      EXPECT_EQ(o.value, 8);
+    } else if (o.name == "null_move") {
+      EXPECT_EQ(o.value, 0);
+    }
+  }
+  // A value out of range, an unknown option: one line naming it.
+  auto out_of_range = chess->set_options({{"Hash", "0"}});
+  ASSERT_FALSE(out_of_range);
+  EXPECT_EQ(out_of_range.error().message, "option Hash: 0 is out of range (1 to 65536)");
+  EXPECT_FALSE(chess->set_options({{"nonsense", "1"}}));
+  // A file with anything but an options: map, a missing file, a word without '='.
+  EXPECT_FALSE(read_option_file(write("kibitz_bad_options.yaml", "Hash: 8\n")));
+  EXPECT_FALSE(read_option_file(dir + "/no such file.yaml"));
+  EXPECT_EQ(parse_option_word("Hash=8"), (std::pair<std::string, std::string>("Hash", "8")));
+  EXPECT_EQ(parse_option_word("Move Overhead=50")->first, "Move Overhead");
+  EXPECT_FALSE(parse_option_word("Hash"));
+  EXPECT_FALSE(parse_option_word("=8"));
+  // In a match spec, the file's options come where the word is; later words override.
+  auto spec = match::parse_player_spec(
+      fmt::format("bot=kibitz option.Threads=1 option-file={} option.Hash=16", good));
+  ASSERT_TRUE(spec) << spec.error().message;
+  EXPECT_EQ(
+      spec->options,
+      (OptionSettings{{"Threads", "1"}, {"Hash", "8"}, {"null_move", "false"}, {"Hash", "16"}}));
+  EXPECT_TRUE((*builtin_registry().game_kind("chess", {}))->check(*spec));
+  EXPECT_FALSE(match::parse_player_spec("bot=kibitz option-file=/no/such/file.yaml"));
 }
 
 }  // namespace
