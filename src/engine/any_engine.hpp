@@ -80,16 +80,27 @@ struct EngineReport {
   // visits, value (0..1 for the side to move), prior and line; the playouts this search ran
   // (nodes are the root's visits, a reused tree's included) and how unsettled the root is
   // (0..1).
+  // A sampled-world search's candidates (Hearts) are lines too: value is the move's utility,
+  // expected the result it expects in the game's unit (points) and variance its spread over
+  // the worlds; marks say more ("forced": the same in every world, "moon", "prior": the
+  // policy's own choice) and note in words.
   struct Line {
     std::string move;
     std::uint64_t visits = 0;
     double value = 0;
     double prior = 0;
     std::vector<std::string> pv;
+    double expected = 0;
+    double variance = 0;
+    std::vector<std::string> marks;
+    std::string note;
   };
   std::vector<Line> lines;
   std::uint64_t playouts = 0;
   double uncertainty = 0;
+  // Sampled-world detail: the worlds evaluated, and whether the time budget ran out first.
+  int worlds = 0;
+  bool over_budget = false;
 };
 
 // An option the engine takes, declared once: `kibitz` reads it from the command line, match
@@ -160,7 +171,7 @@ inline constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
 
 // What EngineRunner<A> asks of a game's adapter A:
 //   using Position;  static constexpr std::string_view kGame
-//   Result<Position> parse(std::string_view text)       the position text
+//   Result<Position> parse(std::string_view text)       the position text (may be static)
 //   bool finished(const Position&)                       no move to make
 //   EngineReport search(const Position&, const EngineLimits&, const AnyEngine::ReportFn&)
 //                                                        synchronous, on the runner's thread
@@ -201,7 +212,7 @@ class EngineRunner final : public AnyEngine {
     adapter_.new_game();
   }
   Result<void> set_position(std::string_view text) override {
-    auto p = A::parse(text);
+    auto p = adapter_.parse(text);
     if (!p) return tl::unexpected(p.error());
     return set_position(std::move(*p));
   }
@@ -294,8 +305,11 @@ std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
                                                   std::size_t hash_mb);
 // Go: the MCTS engine (engine/go_any_engine.hpp has its adapter, which GTP drives).
 std::unique_ptr<AnyEngine> make_go_any_engine();
-// Hearts: the search bot for the seat to move, from what that seat has seen (the position
-// text shows the whole deal; the bot is given only the seat's Observation).
+// Hearts: a bot for the seat to move, deciding from what that seat has seen. The position is
+// the whole deal (the registry's position text: the bot is given only the seat's
+// Observation; a pass is three moves of one card) or the seat's view (hearts::view_text: a
+// pass is one move of three cards, "QS AS KH"). The search bot with the default settings;
+// engine/hearts_engine.hpp makes the others (make_hearts_any_engine(HeartsSetup)).
 std::unique_ptr<AnyEngine> make_hearts_any_engine();
 
 }  // namespace kibitz::engine

@@ -353,14 +353,40 @@ class GomokuAdapter {
   StopLatch latch_;
 };
 
-// --- Hearts: the search bot, deciding from what the seat to move has seen ------------------
+// --- Hearts: a bot, deciding from what the seat to move has seen -------------------------
+
+// The seat to move's Observation, and whether a pass is one card a move (the whole deal's
+// text, as the AnyState plays it) or three at once (a seat's view).
+struct HeartsPosition {
+  hearts::Observation obs;
+  bool picks = false;
+  hearts::CardSet picked;  // picks: the cards of the pass picked so far
+};
 
 class HeartsAdapter {
  public:
-  using Position = hearts::State;
+  using Position = HeartsPosition;
   static constexpr std::string_view kGame = "hearts";
-  static Result<Position> parse(std::string_view text) { return hearts::parse_position_text(text); }
-  static bool finished(const Position& p) { return p.is_terminal(); }
+  explicit HeartsAdapter(HeartsSetup setup) : setup_(std::move(setup)), cfg_(setup_.search) {}
+
+  Result<Position> parse(std::string_view text) const {
+    if (text.starts_with("view")) {
+      auto o = hearts::parse_view_text(text, setup_.rules);
+      if (!o) return tl::unexpected(o.error());
+      return Position{std::move(*o), false, {}};
+    }
+    auto s = hearts::parse_position_text(text);
+    if (!s) return tl::unexpected(s.error());
+    const int seat = s->current_player();
+    if (seat < 0) return Position{s->information_state(0), true, {}};  // the hand is over
+    return Position{s->information_state(seat), true, s->passed(seat)};
+  }
+  static bool finished(const Position& p) {
+    const auto phase = p.obs.phase();
+    return phase == hearts::Phase::kOver ||
+           (phase == hearts::Phase::kPass ? !p.obs.passed_out().empty() && !p.picks
+                                          : p.obs.legal_set().empty());
+  }
 
   // The search's settings (hearts::search_settings), the whole-number and true / false
   // ones: worlds, depth, seed, endgame_cards, ... as the YAML config and match specs name them.
@@ -390,10 +416,10 @@ class HeartsAdapter {
   void stop() {}
   void arm() {}
 
-  EngineReport search(const Position& s, const EngineLimits& l, const AnyEngine::ReportFn&) {
+  EngineReport search(const Position& p, const EngineLimits& l, const AnyEngine::ReportFn&) {
+    const hearts::Observation& obs = p.obs;
     hearts::SearchCfg cfg = cfg_;
-    const int seat = s.current_player();
-    const int cards = static_cast<int>(s.hand(seat).size());
+    const int cards = static_cast<int>(obs.hand().size());
     if (l.movetime_ms > 0)
       cfg.time_budget_ms = static_cast<int>(l.movetime_ms);
     else if (l.clock_ms >= 0 || l.move_cap_ms >= 0)
@@ -403,42 +429,69 @@ class HeartsAdapter {
     if (l.nodes > 0) cfg.worlds = static_cast<int>(std::min<std::uint64_t>(l.nodes, 100000));
     // One bot while the settings hold: the search reuses its worlds between decisions.
     if (!bot_ || cfg.time_budget_ms != bot_cfg_.time_budget_ms || cfg.worlds != bot_cfg_.worlds) {
-      bot_ = std::move(*hearts::make_bot("search", cfg, seed_));
+      bot_ = std::move(*hearts::make_bot(setup_.bot, cfg, setup_.seed));  // checked at start
+      if (setup_.telemetry) bot_->set_telemetry(setup_.telemetry);
       bot_cfg_ = cfg;
     }
-    const auto obs = s.information_state(seat);
     EngineReport e;
     const auto t0 = std::chrono::steady_clock::now();
-    if (s.phase() == hearts::Phase::kPass) {
-      // Three picks a seat, one card a move: the pass is chosen at the first pick and kept.
-      const hearts::CardSet picked = s.passed(seat);
-      if (picked.empty() || pass_seat_ != seat || (picked - pass_).size() != 0) {
-        pass_ = picked.empty() ? bot_->choose_pass(obs) : picked;
-        pass_seat_ = seat;
-      }
-      hearts::CardSet left = (pass_ - picked) & s.hand(seat) & s.legal_set();
-      if (left.empty()) left = s.legal_set();  // cannot happen: the pass is from the hand
-      e.move = hearts::to_string(left.pop_lowest());
+    if (obs.phase() == hearts::Phase::kPass) {
+      hearts::CardSet pass =
+          p.picks && !p.picked.empty() && pass_seat_ == obs.seat() && (p.picked - pass_).size() == 0
+              ? pass_
+              : bot_->choose_pass(obs);
+      // Three cards of the hand (the rule bot's pass if a bot ever offers others).
+      if (pass.size() != 3 || (pass - obs.hand()).size() != 0) pass = hearts::rule_pass(obs);
       e.how = "pass";
+      if (p.picks) {
+        // Three picks a seat, one card a move: the pass is chosen at the first pick and kept.
+        pass_ = pass;
+        pass_seat_ = obs.seat();
+        hearts::CardSet left = (pass - p.picked) & obs.hand();
+        if (left.empty()) left = obs.hand() - p.picked;  // cannot happen: the pass is ours
+        e.move = hearts::to_string(left.pop_lowest());
+      } else {
+        e.move = hearts::to_string(pass);
+      }
     } else {
-      const auto d = bot_->choose_play(obs);
+      hearts::Decision d = bot_->choose_play(obs);
+      if (!obs.legal_set().contains(d.card)) {  // never expected: keep the answer legal
+        d.card = hearts::rule_play(obs);
+        d.strategy = "fallback";
+      }
       e.move = hearts::to_string(d.card);
       e.how = d.strategy;
       e.nodes = d.nodes;
+      e.worlds = d.worlds;
+      e.over_budget = d.budget_exceeded;
       if (!d.moves.empty()) e.score = d.moves.front().utility;
       e.decided = !d.moves.empty() && d.moves.front().forced;
+      for (const auto& m : d.moves) {
+        EngineReport::Line line;
+        line.move = hearts::to_string(m.card);
+        line.value = m.utility;
+        line.expected = m.expected_points;
+        line.variance = m.variance;
+        if (m.prior) line.marks.emplace_back("prior");
+        if (m.forced) line.marks.emplace_back("forced");
+        if (m.moon) line.marks.emplace_back("moon");
+        line.note = m.note;
+        e.lines.push_back(std::move(line));
+      }
+      e.time_ms = d.duration_ms;
     }
     e.pv = {e.move};
-    e.time_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-            .count();
+    if (obs.phase() == hearts::Phase::kPass)
+      e.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - t0)
+                      .count();
     return e;
   }
 
  private:
+  HeartsSetup setup_;
   hearts::SearchCfg cfg_;
   hearts::SearchCfg bot_cfg_;
-  std::uint64_t seed_ = 1;
   std::unique_ptr<hearts::Bot> bot_;
   hearts::CardSet pass_;
   int pass_seat_ = -1;
@@ -459,7 +512,12 @@ std::unique_ptr<AnyEngine> make_gomoku_any_engine(const GomokuOptions& options,
   return std::make_unique<EngineRunner<GomokuAdapter>>(options, hash_mb);
 }
 std::unique_ptr<AnyEngine> make_hearts_any_engine() {
-  return std::make_unique<EngineRunner<HeartsAdapter>>();
+  return std::make_unique<EngineRunner<HeartsAdapter>>(HeartsSetup{});
+}
+Result<std::unique_ptr<AnyEngine>> make_hearts_any_engine(const HeartsSetup& setup) {
+  if (auto bot = hearts::make_bot(setup.bot, setup.search, setup.seed); !bot)
+    return tl::unexpected(bot.error());
+  return std::unique_ptr<AnyEngine>(std::make_unique<EngineRunner<HeartsAdapter>>(setup));
 }
 
 }  // namespace kibitz::engine

@@ -102,11 +102,11 @@ EngineReport GoAdapter::search(const Position& root, const EngineLimits& l,
     e.time_ms = r.time_ms;
     for (const auto& ms : r.moves) {
       if (ms.visits <= 0) break;  // most visited first
-      EngineReport::Line line{.move = go::to_vertex(ms.move, size),
-                              .visits = static_cast<std::uint64_t>(ms.visits),
-                              .value = ms.value,
-                              .prior = ms.prior,
-                              .pv = {}};
+      EngineReport::Line line;
+      line.move = go::to_vertex(ms.move, size);
+      line.visits = static_cast<std::uint64_t>(ms.visits);
+      line.value = ms.value;
+      line.prior = ms.prior;
       for (const go::Move m : engine_->pv_through(ms.move))
         line.pv.push_back(go::to_vertex(m, size));
       e.lines.push_back(std::move(line));

@@ -114,3 +114,21 @@ class SearchPlayer final : public Bot {
 };
 
 }  // namespace kibitz::hearts
+
+namespace kibitz::engine {
+
+class AnyEngine;
+
+// A Hearts engine behind the one contract (engine/any_engine.hpp: make_hearts_any_engine):
+// which bot, its settings, the rules a view's hand is played under, its seed and telemetry.
+struct HeartsSetup {
+  std::string bot = "search";       // random, rule or search
+  hearts::SearchCfg search;         // the search bot's settings (options change them)
+  hearts::Options rules;            // the rules of the hands a view is played under
+  std::uint64_t seed = 1;           // varies the random bot and the search's worlds
+  hearts::TelemetrySink telemetry;  // the search's telemetry lines (empty: none)
+};
+// An error names an unknown bot.
+Result<std::unique_ptr<AnyEngine>> make_hearts_any_engine(const HeartsSetup& setup);
+
+}  // namespace kibitz::engine

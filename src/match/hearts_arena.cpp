@@ -12,7 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/rng.hpp"
+#include "engine/any_engine.hpp"
+#include "engine/hearts_engine.hpp"
 #include "engine/hearts_match.hpp"
+#include "games/hearts/hearts_game.hpp"
 #include "match/referee.hpp"
 
 namespace kibitz::match {
@@ -162,16 +165,18 @@ class HeartsTurns final : public TurnGame {
     return h % 2 == side ? fmt::format("{} ({})", kHeartsSeatNames[h], specs_[side]->name)
                          : fmt::format("{} ({})", kSideName[side], specs_[side]->name);
   }
-  // The side's two bots, seeded by the pair and the seat only.
+  // The side's two engines, seeded by the pair and the seat only.
   Result<void> start(int side, const ClockView&, const MoveLimits&) override {
     for (int h = side; h < hearts::kNumPlayers; h += 2) {
-      const std::uint64_t seed =
-          (seed_ * 0x9E3779B97F4A7C15ull) ^
-          (static_cast<std::uint64_t>(job_.pair) * 4 + static_cast<std::uint64_t>(h) + 1) *
-              0xD1B54A32D192ED03ull;
-      auto bot = hearts::make_bot(seats_[side]->bot(), seats_[side]->cfg(), seed);
-      if (!bot) return tl::unexpected(bot.error());  // check() accepted the name
-      bots_[h] = std::move(*bot);
+      engine::HeartsSetup setup;
+      setup.bot = seats_[side]->bot();
+      setup.search = seats_[side]->cfg();
+      setup.seed = (seed_ * 0x9E3779B97F4A7C15ull) ^
+                   (static_cast<std::uint64_t>(job_.pair) * 4 + static_cast<std::uint64_t>(h) + 1) *
+                       0xD1B54A32D192ED03ull;
+      auto made = engine::make_hearts_any_engine(setup);
+      if (!made) return tl::unexpected(made.error());  // check() accepted the name
+      engines_[h] = std::move(*made);
     }
     return {};
   }
@@ -192,27 +197,37 @@ class HeartsTurns final : public TurnGame {
         fmt::format("NS {} - EW {}", ns, ew)};
   }
   int to_move() const override { return seat_to_act() % 2; }
+  // The seat's engine decides from the seat's view (the settings' own budget per decision).
   TurnReply ask(int, const ClockView&, const MoveLimits&, std::int64_t,
                 const std::atomic<bool>&) override {
     TurnReply reply;
     const int h = seat_to_act();
     const auto t0 = HeartsWall::now();
-    if (picking_) {
-      picks_[h] = bots_[h]->choose_pass(s.information_state(h));
-      reply.move = hearts::to_string(picks_[h]);
-    } else {
-      decision_ = bots_[h]->choose_play(s.information_state(h));
-      reply.move = decision_.card.valid() ? hearts::to_string(decision_.card) : "none";
-      reply.comment = decision_.strategy;
+    engine::AnyEngine& e = *engines_[h];
+    if (auto ok = e.set_position(hearts::view_text(s.information_state(h))); !ok) {
+      reply.status = TurnReply::Status::kCrash;  // cannot happen: the referee's own hand
+      reply.error = ok.error().message;
+      return reply;
     }
+    const auto r = e.think({});
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(HeartsWall::now() - t0).count();
+    if (!r) {
+      reply.status = TurnReply::Status::kCrash;
+      reply.error = r.error().message;
+      return reply;
+    }
+    reply.move = r->move;
+    reply.comment = r->how;
+    decided_ms_ = r->time_ms;
     return reply;
   }
-  Result<void> play(int, const TurnReply&) override {
+  Result<void> play(int, const TurnReply& reply) override {
     const int h = seat_to_act();
     if (picking_) {
-      if (picks_[h].size() != 3 || (picks_[h] - s.hand(h)).size() != 0)
-        return fail("passes '{}'", hearts::to_string(picks_[h]));
+      auto picks = hearts::parse_cards(reply.move);
+      if (!picks || picks->size() != 3 || (*picks - s.hand(h)).size() != 0)
+        return fail("passes '{}'", reply.move);
+      picks_[h] = *picks;
       if (++picked_ == hearts::kNumPlayers) {
         for (int p = 0; p < hearts::kNumPlayers; ++p)
           for (const hearts::Card c : picks_[p]) s.apply(c);
@@ -220,14 +235,13 @@ class HeartsTurns final : public TurnGame {
       }
       return {};
     }
-    const hearts::Card card = decision_.card;
-    if (!card.valid() || !s.is_legal(card))
-      return fail("plays {}, not a legal card", card.valid() ? hearts::to_string(card) : "none");
+    const auto card = hearts::parse_card(reply.move);
+    if (!card || !s.is_legal(*card))
+      return fail("plays {}, not a legal card", reply.move.empty() ? "none" : reply.move);
     if (settings_.verbose)
       fmt::print(stderr, "game {} {} ({}) {} ({} ms) {}\n", job_.number, kHeartsSeatNames[h],
-                 specs_[h % 2]->name, hearts::to_string(card), decision_.duration_ms,
-                 decision_.strategy);
-    s.apply(card);
+                 specs_[h % 2]->name, hearts::to_string(*card), decided_ms_, reply.comment);
+    s.apply(*card);
     return {};
   }
 
@@ -241,11 +255,11 @@ class HeartsTurns final : public TurnGame {
   std::array<const PlayerSpec*, 2> specs_;
   const GameSettings& settings_;
   std::uint64_t seed_;
-  std::array<std::unique_ptr<hearts::Bot>, hearts::kNumPlayers> bots_;
+  std::array<std::unique_ptr<engine::AnyEngine>, hearts::kNumPlayers> engines_;
   bool picking_;
   int picked_ = 0;
   std::array<hearts::CardSet, hearts::kNumPlayers> picks_{};
-  hearts::Decision decision_;
+  std::int64_t decided_ms_ = 0;  // the last decision's own time (the verbose line)
 };
 
 GameOutcome HeartsKind::play(const GameJob& job, std::array<Seat*, 2> seats,

@@ -88,4 +88,107 @@ Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
 
 Result<State> parse_position_text(std::string_view text) { return as_position(parse_state(text)); }
 
+namespace {
+
+constexpr std::string_view kSeatLetters = "NESW";
+
+Result<int> parse_seat_letter(std::string_view t) {
+  const auto at = t.size() == 1 ? kSeatLetters.find(t[0]) : std::string_view::npos;
+  if (at == std::string_view::npos) return fail("hearts view: seat '{}' is not N, E, S or W", t);
+  return static_cast<int>(at);
+}
+
+}  // namespace
+
+std::string view_text(const Observation& o) {
+  const State& pub = o.public_state();
+  const int seat = o.seat();
+  // The hand as dealt: what is held now, what the seat played and passed, less what it got.
+  CardSet played_by_us;
+  for (int i = 0; i < pub.num_plays(); ++i)
+    if (pub.play_seat(i) == seat) played_by_us.add(pub.play(i));
+  const CardSet dealt = ((o.hand() | played_by_us) - o.received()) | o.passed_out();
+  std::string out = fmt::format("view {} {} hand {}", kSeatLetters[static_cast<std::size_t>(seat)],
+                                hearts::to_string(pub.pass_dir()), hearts::to_string(dealt));
+  const auto& scores = pub.scores_before();
+  if (scores != std::array<int, kNumPlayers>{})
+    out += fmt::format(" scores {} {} {} {}", scores[0], scores[1], scores[2], scores[3]);
+  if (!o.passed_out().empty()) out += " passed " + hearts::to_string(o.passed_out());
+  if (!o.received().empty()) out += " received " + hearts::to_string(o.received());
+  if (pub.num_plays() > 0) {
+    out += " plays";
+    for (int i = 0; i < pub.num_plays(); ++i)
+      out += fmt::format(" {}:{}", kSeatLetters[static_cast<std::size_t>(pub.play_seat(i))],
+                         hearts::to_string(pub.play(i)));
+  }
+  return out;
+}
+
+Result<Observation> parse_view_text(std::string_view text, const Options& rules) {
+  const auto t = split_blanks(text);
+  if (t.size() < 4 || t[0] != "view" || t[3] != "hand")
+    return fail("hearts view: expected 'view SEAT DIR hand CARDS ...'");
+  auto seat = parse_seat_letter(t[1]);
+  if (!seat) return tl::unexpected(seat.error());
+  auto dir = parse_pass_dir(t[2]);
+  if (!dir) return with_context(dir.error(), "hearts view");
+  // The cards after a keyword, up to the next keyword.
+  std::size_t i = 4;
+  const auto is_keyword = [](std::string_view w) {
+    return w == "scores" || w == "passed" || w == "received" || w == "plays";
+  };
+  const auto cards_until_keyword = [&](std::string_view what) -> Result<CardSet> {
+    std::string words;
+    for (; i < t.size() && !is_keyword(t[i]); ++i) words += std::string(t[i]) + " ";
+    auto c = parse_cards(words);
+    if (!c) return with_context(c.error(), fmt::format("hearts view, {}", what));
+    return *c;
+  };
+  auto hand = cards_until_keyword("hand");
+  if (!hand) return tl::unexpected(hand.error());
+  std::array<int, kNumPlayers> scores{};
+  if (i < t.size() && t[i] == "scores") {
+    if (i + kNumPlayers >= t.size()) return fail("hearts view: scores needs 4 numbers");
+    for (int p = 0; p < kNumPlayers; ++p) {
+      const auto w = t[i + 1 + static_cast<std::size_t>(p)];
+      int v = 0;
+      const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+      if (ec != std::errc{} || end != w.data() + w.size() || v < -1000000 || v > 1000000)
+        return fail("hearts view: score '{}' is not a number from -1000000 to 1000000", w);
+      scores[static_cast<std::size_t>(p)] = v;
+    }
+    i += 1 + kNumPlayers;
+  }
+  auto o = Observation::deal(*seat, *hand, *dir, rules, scores);
+  if (!o) return with_context(o.error(), "hearts view");
+  if (i < t.size() && t[i] == "passed") {
+    ++i;
+    auto c = cards_until_keyword("passed");
+    if (!c) return tl::unexpected(c.error());
+    if (auto r = o->pass(*c); !r) return with_context(r.error(), "hearts view, passed");
+  }
+  if (i < t.size() && t[i] == "received") {
+    ++i;
+    auto c = cards_until_keyword("received");
+    if (!c) return tl::unexpected(c.error());
+    if (auto r = o->receive(*c); !r) return with_context(r.error(), "hearts view, received");
+  }
+  if (i < t.size() && t[i] == "plays") {
+    for (++i; i < t.size(); ++i) {
+      const auto w = t[i];
+      const auto colon = w.find(':');
+      if (colon == std::string_view::npos)
+        return fail("hearts view: play '{}' is not SEAT:CARD", w);
+      auto by = parse_seat_letter(w.substr(0, colon));
+      if (!by) return tl::unexpected(by.error());
+      auto card = parse_card(w.substr(colon + 1));
+      if (!card) return with_context(card.error(), "hearts view, plays");
+      if (auto r = o->play(*by, *card); !r)
+        return with_context(r.error(), fmt::format("hearts view, play {}", w));
+    }
+  }
+  if (i < t.size()) return fail("hearts view: unexpected word '{}'", t[i]);
+  return std::move(*o);
+}
+
 }  // namespace kibitz::hearts

@@ -10,6 +10,8 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "engine/any_engine.hpp"
+#include "games/hearts/hearts_game.hpp"
 
 namespace kibitz::jsonl {
 
@@ -71,18 +73,30 @@ Reply seats_array(const std::array<int, kNumPlayers>& v) { return Reply(v); }
 
 struct ServeSession::Impl {
   ServeOptions options;
-  std::unique_ptr<hearts::Bot> bot;
-  std::string bot_error;  // why there is no bot
+  std::unique_ptr<engine::AnyEngine> engine;  // the bot, behind the one engine contract
+  std::string bot_error;                      // why there is no engine
   std::optional<Observation> obs;
 
   explicit Impl(ServeOptions o) : options(std::move(o)) {
-    auto b = hearts::make_bot(options.bot, options.search, options.seed);
-    if (!b) {
-      bot_error = b.error().message;
+    engine::HeartsSetup setup;
+    setup.bot = options.bot;
+    setup.search = options.search;
+    setup.rules = options.rules;
+    setup.seed = options.seed;
+    setup.telemetry = options.telemetry;
+    auto e = engine::make_hearts_any_engine(setup);
+    if (!e) {
+      bot_error = e.error().message;
       return;
     }
-    bot = std::move(*b);
-    if (options.telemetry) bot->set_telemetry(options.telemetry);
+    engine = std::move(*e);
+  }
+
+  // The engine's decision for the seat's view `o` (its settings' own budget).
+  Result<engine::EngineReport> decide(const Observation& o) {
+    if (auto ok = engine->set_position(hearts::view_text(o)); !ok)
+      return tl::unexpected(ok.error());
+    return engine->think({});
   }
 
   Result<Reply> dispatch(const std::string& cmd, const json& j, bool& quit);
@@ -159,10 +173,12 @@ Result<Reply> ServeSession::Impl::pass(const json& j) {
     // Asked before the bot so that it only ever sees a hand in the passing.
     if (trial.phase() != Phase::kPass) return fail("no passing now");
     if (!trial.passed_out().empty()) return fail("cards already passed this hand");
-    CardSet cards = bot->choose_pass(trial);
-    if (cards.size() != 3 || !(cards - trial.hand()).empty()) cards = hearts::rule_pass(trial);
-    if (auto r = trial.pass(cards); !r) return tl::unexpected(r.error());
-    reply["cards"] = hearts::to_string(cards);
+    auto decided = decide(trial);
+    if (!decided) return tl::unexpected(decided.error());
+    auto cards = hearts::parse_cards(decided->move);  // three of the hand (the engine checks)
+    if (!cards) return tl::unexpected(cards.error());
+    if (auto r = trial.pass(*cards); !r) return tl::unexpected(r.error());
+    reply["cards"] = hearts::to_string(*cards);
   }
   obs = trial;
   return reply;
@@ -216,30 +232,25 @@ Result<Reply> ServeSession::Impl::best() {
     if (next) return fail("not our turn (seat {} is to play)", *next);
     return fail("not our turn (the holder of 2C leads)");
   }
-  hearts::Decision d = bot->choose_play(*obs);
-  if (!legal.contains(d.card)) {  // never expected; the rule bot's card keeps the reply legal
-    d.card = hearts::rule_play(*obs);
-    d.strategy = "fallback";
-  }
+  auto d = decide(*obs);  // a legal card (the engine falls back on the rule bot's)
+  if (!d) return tl::unexpected(d.error());
   Reply moves = Reply::array();
-  for (const auto& m : d.moves) {
-    Reply e{{"card", hearts::to_string(m.card)},
-            {"utility", m.utility},
-            {"expected_points", m.expected_points},
+  for (const auto& m : d->lines) {
+    Reply e{{"card", m.move},
+            {"utility", m.value},
+            {"expected_points", m.expected},
             {"variance", m.variance}};
-    if (m.prior) e["prior"] = true;
-    if (m.forced) e["forced"] = true;
-    if (m.moon) e["moon"] = true;
+    for (const auto& mark : m.marks) e[mark] = true;  // prior, forced, moon
     if (!m.note.empty()) e["note"] = m.note;
     moves.push_back(std::move(e));
   }
   return Reply{{"ok", true},
-               {"card", hearts::to_string(d.card)},
-               {"strategy", d.strategy},
-               {"worlds", d.worlds},
-               {"nodes", d.nodes},
-               {"ms", d.duration_ms},
-               {"budget_exceeded", d.budget_exceeded},
+               {"card", d->move},
+               {"strategy", d->how},
+               {"worlds", d->worlds},
+               {"nodes", d->nodes},
+               {"ms", d->time_ms},
+               {"budget_exceeded", d->over_budget},
                {"moves", std::move(moves)}};
 }
 
@@ -275,7 +286,7 @@ ServeSession::ServeSession(std::istream& in, std::ostream& out, ServeOptions opt
 ServeSession::~ServeSession() = default;
 
 int ServeSession::run() {
-  if (!impl_->bot) {
+  if (!impl_->engine) {
     handle(R"({"cmd":"state"})");  // answers with the reason there is no bot
     return 2;
   }
@@ -290,7 +301,7 @@ bool ServeSession::handle(std::string_view line) {
   bool quit = false;
   Result<Reply> reply = Reply{{"ok", true}};
   try {
-    if (!impl_->bot) {
+    if (!impl_->engine) {
       reply = fail("{}", impl_->bot_error);
     } else {
       const json j = json::parse(line);

@@ -2,7 +2,8 @@
 // A JSON-lines session that lends a Kibitz Hearts bot to another program for one seat. The
 // client reports the hand as it happens (deal, passes, every card played at the table) and
 // asks for the bot's pass or card; the session keeps the seat's Observation, which checks
-// each event against the rules and everything seen so far.
+// each event against the rules and everything seen so far, and asks the Hearts engine through
+// the one engine contract (engine/any_engine.hpp) with the seat's view as text.
 //
 // One JSON object per input line, one JSON object per reply line (flushed). Commands, by
 // their "cmd" field:
