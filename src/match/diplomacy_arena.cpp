@@ -12,6 +12,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/diplomacy_engine.hpp"
 #include "engine/diplomacy_search.hpp"
 #include "games/diplomacy/game.hpp"
 #include "match/referee.hpp"
@@ -26,14 +27,16 @@ using DipWall = std::chrono::steady_clock;
 constexpr std::size_t kDipOpenings = 7 * 10000;
 constexpr std::int64_t kDipDefaultMovetimeMs = 300;
 
+// A player: its bot and settings; its engine is made per game (seeded by the game and the
+// side, so both games of a pair see the same randomness on each side).
 class DipSeat final : public Seat {
  public:
-  explicit DipSeat(std::unique_ptr<dip::Bot> bot) : bot_(std::move(bot)) {}
+  explicit DipSeat(engine::DiplomacySetup setup) : setup_(std::move(setup)) {}
   bool healthy() const override { return true; }
-  dip::Bot& bot() { return *bot_; }
+  const engine::DiplomacySetup& setup() const { return setup_; }
 
  private:
-  std::unique_ptr<dip::Bot> bot_;
+  engine::DiplomacySetup setup_;
 };
 
 // The RM+ settings of a player: its movetime (per movement phase and power; default 300 ms),
@@ -111,14 +114,10 @@ class DiplomacyKind final : public GameKind {
     if (auto ok = check(spec); !ok) return tl::unexpected(ok.error());
     auto cfg = dip_rm_config(spec, spec.limits.empty() ? settings.limits : spec.limits);
     if (!cfg) return tl::unexpected(cfg.error());
-    const dip::Map& map = dip::standard_map();
-    std::unique_ptr<dip::Bot> bot;
-    if (spec.bot == "rm")
-      bot = std::make_unique<dip::RmBot>(map, *cfg);
-    else
-      bot = dip::make_bot(spec.bot, map);
-    if (!bot) return fail("no diplomacy bot '{}'", spec.bot);
-    return std::make_unique<DipSeat>(std::move(bot));
+    engine::DiplomacySetup setup;
+    setup.bot = spec.bot;
+    setup.rm = *cfg;
+    return std::make_unique<DipSeat>(std::move(setup));
   }
 
   GameOutcome play(const GameJob& job, std::array<Seat*, 2> seats,
@@ -131,13 +130,18 @@ class DiplomacyKind final : public GameKind {
 };
 
 // One game for the referee loop: power `power` is the first player's, the other six the
-// second's; a "move" is one power's orders for a phase, asked of its side's bot in power order
-// (the game's one random stream makes it as deterministic as GameRunner::play).
+// second's; a "move" is one power's orders for a phase, asked of its side's engine (through the
+// one engine contract) in power order.
 class DipTurns final : public TurnGame {
  public:
   DipTurns(std::array<DipSeat*, 2> seats, std::array<const PlayerSpec*, 2> specs,
            dip::PowerId power, std::uint64_t seed, int max_year)
-      : map_(dip::standard_map()), runner_(map_), seats_(seats), specs_(specs), power_(power) {
+      : map_(dip::standard_map()),
+        runner_(map_),
+        seats_(seats),
+        specs_(specs),
+        power_(power),
+        seed_(seed) {
     dip::GameOptions options;
     options.max_year = max_year;
     runner_.begin(seed, options);
@@ -147,7 +151,15 @@ class DipTurns final : public TurnGame {
     return side == 0 ? fmt::format("{} ({})", map_.power_name(power_), specs_[0]->name)
                      : fmt::format("the others ({})", specs_[1]->name);
   }
-  Result<void> start(int, const ClockView&, const MoveLimits&) override { return {}; }
+  // The side's engine, seeded by the game and the side.
+  Result<void> start(int side, const ClockView&, const MoveLimits&) override {
+    engine::DiplomacySetup setup = seats_[side]->setup();
+    setup.seed = (seed_ + 1) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(side + 1);
+    auto made = engine::make_diplomacy_engine(setup);
+    if (!made) return tl::unexpected(made.error());
+    engines_[side] = std::move(*made);
+    return {};
+  }
   std::optional<Verdict> over() override {
     if (!runner_.over()) return std::nullopt;
     const dip::GameRecord& rec = record();
@@ -189,15 +201,24 @@ class DipTurns final : public TurnGame {
                 const std::atomic<bool>&) override {
     TurnReply reply;
     const auto t0 = DipWall::now();
-    orders_.clear();
-    seats_[side]->bot().orders(runner_.state(), runner_.to_order(), runner_.rng(), orders_);
+    engine::DiplomacyAnyEngine& e = *engines_[side];
+    (void)e.set_position(engine::DiplomacyPosition{runner_.state(), runner_.to_order()});
+    const auto r = e.think({});
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(DipWall::now() - t0).count();
+    if (!r) {
+      reply.status = TurnReply::Status::kCrash;  // cannot happen: the power has orders to give
+      reply.error = r.error().message;
+      return reply;
+    }
+    reply.move = r->move;
     return reply;
   }
   // Orders that are not the power's to give, or not possible, are left out (as the rules
-  // treat them); a phase cannot be lost by an order.
-  Result<void> play(int, const TurnReply&) override {
-    runner_.give(orders_);
+  // treat them); an order that cannot be read is an infraction.
+  Result<void> play(int, const TurnReply& reply) override {
+    auto orders = engine::parse_orders_text(reply.move, runner_.state().phase.type);
+    if (!orders) return fail("orders '{}': {}", excerpt(reply.move), orders.error().message);
+    runner_.give(*orders);
     return {};
   }
 
@@ -214,7 +235,8 @@ class DipTurns final : public TurnGame {
   std::array<DipSeat*, 2> seats_;
   std::array<const PlayerSpec*, 2> specs_;
   dip::PowerId power_;
-  std::vector<dip::Order> orders_;
+  std::uint64_t seed_;
+  std::array<std::unique_ptr<engine::DiplomacyAnyEngine>, 2> engines_;
   std::optional<dip::GameRecord> record_;
 };
 

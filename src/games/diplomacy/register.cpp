@@ -1,8 +1,10 @@
 // Diplomacy's entry in the registry: the standard map's seven powers, games between the
-// in-process bots in `kibitz match`, and `kibitz diplomacy` (rules, play, search). Its phases
-// are simultaneous, so it has no AnyState (no position text).
+// in-process bots in `kibitz match`, the engine (one power's orders for a phase, behind the
+// engine contract: engine/diplomacy_engine.hpp), and `kibitz diplomacy` (rules, play, search).
+// Its phases are simultaneous, so it has no AnyState (no sequence of moves to replay).
 #include "games/diplomacy/register.hpp"
 #include "cli/commands.hpp"
+#include "engine/diplomacy_engine.hpp"
 #include "match/diplomacy_arena.hpp"
 
 namespace kibitz::diplomacy {
@@ -11,10 +13,13 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "diplomacy";
   e.title = "Diplomacy";
-  e.summary = "Diplomacy, the standard map, seven powers moving at once (no position text)";
+  e.summary =
+      "Diplomacy, the standard map, seven powers moving at once (engine position: a power, then "
+      "the state as JSON)";
   e.num_players = 7;
   e.match_settings = kMaxYearSetting;
   e.arena = match::make_diplomacy_kind;
+  e.engine = engine::make_diplomacy_any_engine;
   e.records = "JSON lines";
   e.bots = "rm, heuristic, random";
   e.match_help =
