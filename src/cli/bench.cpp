@@ -1,7 +1,7 @@
-// kibitz bench: fixed positions of a game (chess or gomoku) to a fixed depth, or (Go) for a
-// fixed number of MCTS playouts; the node total (Go: tree nodes) is a signature that changes
-// only when the search does (checked in the tests), and nodes (playouts) per second a speed
-// figure.
+// kibitz bench: fixed positions of a game (chess or gomoku, through the one engine contract)
+// to a fixed depth, or (Go: the MCTS kernel) for a fixed number of playouts; the node total
+// (Go: tree nodes) is a signature that changes only when the search does (checked in the
+// tests), and nodes (playouts) per second a speed figure.
 #include <fmt/format.h>
 
 #include <memory>
@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
+#include "engine/any_engine.hpp"
 #include "engine/chess_engine.hpp"
 #include "engine/go_engine.hpp"
 #include "engine/gomoku_engine.hpp"
@@ -65,13 +66,38 @@ int bench_go(const engine::BenchRequest& request) {
 
 namespace {
 
+// The alpha-beta games' bench drives the engine through the one contract (as UCI and
+// Gomocup do): the engine with the request's table, threads and techniques, each position
+// from a cleared table.
 int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
   if (auto ok = apply_search_options(a); !ok) return report_error(ok.error().message, 2);
   if (a.pipeline && (!gomoku || a.options.movetime_ms <= 0))
     return report_error("--pipeline needs --game gomoku and --movetime", 2);
   if (a.options.depth == 0) a.options.depth = gomoku ? kGomokuBenchDepth : kChessBenchDepth;
-  Progress progress("bench", gomoku ? engine::gomoku_bench_positions().size()
-                                    : engine::chess_bench_fens().size());
+  std::unique_ptr<engine::AnyEngine> e;
+  if (gomoku) {
+    engine::GomokuOptions go;
+    go.threats = a.pipeline && a.options.movetime_ms > 0;
+    go.search = a.options.search;
+    go.search.threads = a.options.threads;
+    e = engine::make_gomoku_any_engine(go, a.options.hash_mb);
+  } else {
+    e = engine::make_chess_any_engine(a.plain);
+    engine::OptionSettings settings = {{"Hash", std::to_string(a.options.hash_mb)},
+                                       {"Threads", std::to_string(a.options.threads)}};
+    for (const auto name : search::SearchOptions::technique_names())
+      settings.emplace_back(name, *a.options.search.get(name) ? "true" : "false");
+    // A fixed time is the position's own: nothing kept back for a GUI's overhead.
+    if (a.options.movetime_ms > 0) settings.emplace_back("Move Overhead", "0");
+    if (auto ok = e->set_options(settings); !ok) return report_error(ok.error().message, 2);
+  }
+  engine::EngineLimits limits;
+  if (a.options.movetime_ms > 0)
+    limits.movetime_ms = a.options.movetime_ms;
+  else
+    limits.depth = a.options.depth;
+  const auto positions = gomoku ? engine::gomoku_bench_positions() : engine::chess_bench_fens();
+  Progress progress("bench", positions.size());
   std::size_t done = 0;
   const auto each = [&](const engine::BenchPosition& p) {
     if (a.verbose)
@@ -79,8 +105,7 @@ int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
                  p.nodes, p.time_ms, p.best, p.position);
     progress.update(++done);
   };
-  const auto report = gomoku ? engine::run_gomoku_bench(a.options, a.pipeline, each)
-                             : engine::run_chess_bench(a.options, each);
+  const auto report = engine::run_engine_bench(*e, positions, limits, each);
   progress.finish();
   const auto& st = report.stats;
   fmt::print("Total time (ms) : {}\n", report.time_ms);

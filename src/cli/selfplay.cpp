@@ -14,10 +14,11 @@
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
 #include "core/rng.hpp"
-#include "engine/chess_engine.hpp"
+#include "engine/any_engine.hpp"
 #include "games/chess/epd.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/pgn.hpp"
+#include "search/common/score.hpp"
 
 namespace kibitz::cli {
 
@@ -58,7 +59,11 @@ int run_selfplay(const SelfplayArgs& a) {
   }
 
   Rng rng(a.seed);
-  engine::ChessEngine engine(a.hash_mb);
+  // The engine through the one contract, given each position as the game so far (its
+  // repetitions included).
+  auto engine = engine::make_chess_any_engine();
+  if (auto ok = engine->set_option("Hash", std::to_string(a.hash_mb)); !ok)
+    return report_error(ok.error().message, 2);
   Progress progress("selfplay", static_cast<std::size_t>(a.games));
   std::size_t written = 0;
   int white_wins = 0, black_wins = 0, draws = 0;
@@ -74,33 +79,42 @@ int run_selfplay(const SelfplayArgs& a) {
       game.moves.push_back(m);
       pos.apply(m);
     }
-    engine.new_game();
+    engine->new_game();
     std::vector<std::pair<std::string, double>> sampled;  // FEN, white's search expectation
     double result = 0.5;                                  // white's view
     int decisive_streak = 0, ply = 0;
+    std::string text = game.start.fen() + " moves";
+    for (const chess::Move m : game.moves) text += " " + chess::to_uci(m);
     while (!pos.is_terminal() && ply < 400) {
-      engine::GoParams params;
-      params.limits.nodes = a.nodes;
-      const auto r = engine.search(pos, params);
-      if (!r.best) break;
-      const int white_score = pos.side_to_move() == chess::kWhite ? r.score : -r.score;
+      if (!engine->set_position(text)) break;  // cannot happen: the game's own moves
+      const auto r = engine->think({.nodes = a.nodes});
+      if (!r || r->move.empty()) break;
+      const auto best = chess::parse_uci(pos, r->move);
+      if (!best) break;
+      const int score = static_cast<int>(r->score);
+      const int white_score = pos.side_to_move() == chess::kWhite ? score : -score;
       // Adjudicate clear wins to save time: both sides see it for 8 plies.
-      decisive_streak = std::abs(r.score) >= 1000 ? decisive_streak + 1 : 0;
+      decisive_streak = std::abs(score) >= 1000 ? decisive_streak + 1 : 0;
       if (decisive_streak >= 8) {
         result = white_score > 0 ? 1.0 : 0.0;
         break;
       }
       // The sample is the end of the principal variation: quiescence stopped there, so no
       // capture is pending and the static evaluation should explain the outcome.
-      if (!search::is_mate(r.score) && std::abs(r.score) < kMaxSampleScore) {
+      if (!search::is_mate(score) && std::abs(score) < kMaxSampleScore) {
         chess::Position leaf = pos;
-        for (chess::Move m : r.pv) leaf.apply(m);
+        for (const auto& word : r->pv) {
+          const auto m = chess::parse_uci(leaf, word);
+          if (!m) break;
+          leaf.apply(*m);
+        }
         if (!leaf.in_check() && !leaf.is_terminal())
           sampled.emplace_back(leaf.fen(),
                                1.0 / (1.0 + std::exp(-a.score_k * white_score / 400.0)));
       }
-      game.moves.push_back(r.best);
-      pos.apply(r.best);
+      game.moves.push_back(*best);
+      pos.apply(*best);
+      text += " " + r->move;
       ++ply;
     }
     if (pos.is_terminal()) {

@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "core/time_manager.hpp"
+#include "search/common/limits.hpp"
 
 namespace kibitz::engine {
 
@@ -76,6 +77,10 @@ struct EngineReport {
   Bound bound = Bound::kExact;
   int hashfull = 0;
   std::string ponder;
+  // With the answer (what `kibitz bench` prints): the nodes after each completed iteration,
+  // cumulative, and the search's counters (cut-offs, table hits, null moves, reductions).
+  std::vector<std::uint64_t> nodes_per_depth;
+  search::SearchStats stats;
   // MCTS detail (GTP's analysis): the root's candidates, most visited first, each with its
   // visits, value (0..1 for the side to move), prior and line; the playouts this search ran
   // (nodes are the root's visits, a reused tree's included) and how unsettled the root is

@@ -212,6 +212,8 @@ class ChessAdapter {
     EngineReport e = report(r, r.pv);
     e.move = r.best ? chess::to_uci(r.best) : "";
     if (r.ponder) e.ponder = chess::to_uci(r.ponder);
+    e.nodes_per_depth = r.nodes_per_depth;
+    e.stats = r.stats;
     return e;
   }
   // The pondered move was played: the clock of the go starts now (or, before the search has
@@ -336,6 +338,8 @@ class GomokuAdapter {
     e.depth = d.depth;
     e.nodes = d.nodes;
     e.time_ms = d.time_ms;
+    e.nodes_per_depth = d.nodes_per_depth;
+    e.stats = d.stats;
     return e;
   }
 

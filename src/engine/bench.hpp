@@ -3,7 +3,10 @@
 // thread unless asked; the total node count is the game's signature (deterministic: it
 // changes only when the search or evaluation does), nodes/second its speed figure.
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -56,5 +59,15 @@ struct BenchReport {
   // The median depth completed (the --movetime figure).
   int median_depth() const;
 };
+
+class AnyEngine;
+struct EngineLimits;
+
+// The bench over the one engine contract: each position (a position text) searched under
+// `limits` from a cleared table (new_game), its nodes, time, depth, best move, nodes per
+// iteration and counters added to the report. A position the engine refuses is skipped.
+BenchReport run_engine_bench(AnyEngine& engine, std::span<const std::string_view> positions,
+                             const EngineLimits& limits,
+                             const std::function<void(const BenchPosition&)>& progress = {});
 
 }  // namespace kibitz::engine
