@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
       {"demo", cli::add_demo(app)},
       {"games", cli::add_games(app, registry)},
       {"bench", cli::add_bench(app, registry)},
+      {"selfplay", cli::add_selfplay(app, registry)},
       {"match", cli::add_match(app, registry)},
   };
   for (const auto& g : registry.games())

@@ -329,3 +329,14 @@ kibitz_cli_test(gtp_unknown_option ARGS gtp --option Threadz=2
   MATCH "^kibitz: error: go engine has no option 'Threadz' \\(options: Threads, resign, seed, cleanup, handicap\\)\n$")
 kibitz_cli_test(gomocup_option_file_missing ARGS gomocup --option-file /nonexistent/options.yaml
   MATCH "^kibitz: error: cannot open config file '/nonexistent/options.yaml'\n$")
+# kibitz selfplay over the registry: any game with a position text and an engine.
+kibitz_cli_test(selfplay_gomoku ARGS selfplay --game gomoku --movetime 20 --random-plies 2 --games 1
+  --out ${CMAKE_CURRENT_BINARY_DIR}/selfplay_gomoku.txt MATCH "^1 gomoku games, [0-9]+ positions written to ")
+kibitz_cli_test(selfplay_go ARGS selfplay --game go --start 5 --nodes 50 --games 1
+  --out ${CMAKE_CURRENT_BINARY_DIR}/selfplay_go.txt MATCH "^1 go games, [0-9]+ positions written to ")
+kibitz_cli_test(selfplay_no_diplomacy ARGS selfplay --game diplomacy --out /dev/null
+  MATCH "^kibitz: error: --game: diplomacy not in \\{chess,gomoku,go,hearts\\}\n$")
+kibitz_cli_test(selfplay_bad_start ARGS selfplay --game go --start 30 --out /dev/null
+  MATCH "^kibitz: error: --start: go board size '30' is not supported \\(5 to 19\\)\n$")
+kibitz_cli_test(selfplay_chess_has_no_start ARGS selfplay --start 9 --out /dev/null
+  MATCH "^kibitz: error: selfplay: chess plays --nodes from --openings")
