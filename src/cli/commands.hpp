@@ -20,7 +20,7 @@ namespace kibitz::cli {
 
 using Runner = std::function<int()>;
 
-Runner add_demo(CLI::App& root);
+Runner add_demo(CLI::App& root, const Registry& registry);
 Runner add_games(CLI::App& root, const Registry& registry);
 Runner add_perft(CLI::App& root);
 Runner add_tune(CLI::App& root);
@@ -43,6 +43,13 @@ Runner add_go_patterns(CLI::App& go_cmd);
 // defaults without a file); an error for a bad file or a preset without a file (go.cpp).
 Result<engine::GoDeepConfig> deep_config_from(const std::string& config, const std::string& preset,
                                               const std::string& db);
+
+// The games' parts of `kibitz demo` (the registry entries' hooks).
+void demo_chess(const DemoRequest& request);
+void demo_gomoku(const DemoRequest& request);
+void demo_go(const DemoRequest& request);
+void demo_hearts(const DemoRequest& request);
+void demo_diplomacy(const DemoRequest& request);
 
 // The benches of `kibitz bench --game chess|gomoku|go` (the registry entries' hooks).
 int bench_chess(const engine::BenchRequest& request);

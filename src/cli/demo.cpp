@@ -1,5 +1,6 @@
-// kibitz demo: a tour of the five games, a few seconds each: chess perft and a search, a
-// gomoku VCF, a Go position searched by MCTS, a Hearts hand, a Diplomacy phase adjudicated.
+// kibitz demo: a tour of the games in the registry, a few seconds each (each entry's demo
+// hook): chess perft and a search, a gomoku VCF, a Go position searched by MCTS, a Hearts
+// hand, a Diplomacy phase adjudicated.
 #include <fmt/format.h>
 
 #include <array>
@@ -27,16 +28,13 @@ namespace kibitz::cli {
 
 namespace {
 
-struct DemoOptions {
-  std::uint64_t seed = 1;
-  int perft_depth = 5;
-};
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void chess_part(const DemoOptions& o) {
+}  // namespace
+
+void demo_chess(const DemoRequest& o) {
   fmt::print("Chess: perft from the starting position (legal move generation):\n");
   chess::Position start;
   for (int d = 1; d <= o.perft_depth; ++d) {
@@ -66,7 +64,7 @@ void chess_part(const DemoOptions& o) {
              r.nodes, r.time_ms, pv);
 }
 
-void gomoku_part() {
+void demo_gomoku(const DemoRequest&) {
   // Black to move: i8 makes two fours at once (the row f8-i8 and the broken diagonal
   // i8-m4), which white cannot both block.
   gomoku::Position start;
@@ -88,7 +86,7 @@ void gomoku_part() {
   fmt::print("  move {} ({})  {} ms\n  line {}\n", gomoku::to_text(d.move), d.stage, d.time_ms, pv);
 }
 
-void go_part(const DemoOptions& o) {
+void demo_go(const DemoRequest& o) {
   go::Position pos(go::Rules{.size = 9});
   std::string moves;
   for (const char* v : {"E5", "C4", "G4", "D6", "F7", "C6", "E3", "D3"}) {
@@ -112,7 +110,7 @@ void go_part(const DemoOptions& o) {
   fmt::print("  most visited:{}\n", top);
 }
 
-void hearts_part(const DemoOptions& o) {
+void demo_hearts(const DemoRequest& o) {
   fmt::print("\nHearts: one hand, the search bot North (100 ms a card) against the rule bot:\n");
   Rng rng(o.seed);
   hearts::DealRecord deal{"demo", hearts::PassDir::kLeft, hearts::random_deal(rng)};
@@ -136,7 +134,7 @@ void hearts_part(const DemoOptions& o) {
              seconds_since(t0));
 }
 
-void diplomacy_part(const DemoOptions& o) {
+void demo_diplomacy(const DemoRequest& o) {
   namespace dip = diplomacy;
   const dip::Map& map = dip::standard_map();
   const dip::State s = dip::initial_state(map);
@@ -167,29 +165,23 @@ void diplomacy_part(const DemoOptions& o) {
       result.dislodged.count());
 }
 
-int run_demo(const DemoOptions& o) {
-  fmt::print("Kibitz {} demo\n\n", KIBITZ_VERSION);
-  chess_part(o);
-  gomoku_part();
-  go_part(o);
-  hearts_part(o);
-  diplomacy_part(o);
-  return 0;
-}
-
-}  // namespace
-
-Runner add_demo(CLI::App& root) {
-  auto o = std::make_shared<DemoOptions>();
+Runner add_demo(CLI::App& root, const Registry& registry) {
+  auto o = std::make_shared<DemoRequest>();
   auto* cmd = root.add_subcommand(
-      "demo", "A short tour of the five games: a search, a VCF, MCTS, a hand, a phase");
+      "demo", fmt::format("A short tour of the games: {}",
+                          registry.names([](const GameEntry& g) { return bool(g.demo); })));
   cmd->add_option("--seed", o->seed, "seed of the Go search, the Hearts deal and the orders")
       ->capture_default_str();
   cmd->add_option("--perft-depth", o->perft_depth, "deepest perft shown")
       ->capture_default_str()
       ->check(CLI::Range(1, 7));
   cmd->footer("Example:\n  kibitz demo --seed 7");
-  return [o] { return run_demo(*o); };
+  return [o, &registry] {
+    fmt::print("Kibitz {} demo\n\n", KIBITZ_VERSION);
+    for (const auto& g : registry.games())
+      if (g.demo) g.demo(*o);
+    return 0;
+  };
 }
 
 }  // namespace kibitz::cli

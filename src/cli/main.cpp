@@ -64,10 +64,8 @@ int main(int argc, char** argv) {
 
   // The commands every game shares, then each game's own (its registry entry's).
   std::vector<Command> runners = {
-      {"demo", cli::add_demo(app)},
-      {"games", cli::add_games(app, registry)},
-      {"bench", cli::add_bench(app, registry)},
-      {"selfplay", cli::add_selfplay(app, registry)},
+      {"demo", cli::add_demo(app, registry)},   {"games", cli::add_games(app, registry)},
+      {"bench", cli::add_bench(app, registry)}, {"selfplay", cli::add_selfplay(app, registry)},
       {"match", cli::add_match(app, registry)},
   };
   for (const auto& g : registry.games())

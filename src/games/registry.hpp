@@ -4,6 +4,7 @@
 // subcommands and the registry conformance test all iterate it. The entries sit above every
 // layer (they wire a game's state, referee, bench and commands together); nothing below the
 // program includes this header.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,6 +29,12 @@ enum MatchSetting : unsigned {
   kRuleSetting = 2,       // --rule
   kKomiSetting = 4,       // --komi
   kMaxYearSetting = 8,    // --max-year
+};
+
+// What `kibitz demo` asks of each game's part of the tour.
+struct DemoRequest {
+  std::uint64_t seed = 1;  // the searches' and deals' seed
+  int perft_depth = 5;     // chess: the deepest perft shown
 };
 
 // A subcommand of the program: its name and what runs it (the exit status).
@@ -58,6 +65,8 @@ struct GameEntry {
   std::string bots;        // the in-process bots of `kibitz match`, one line
   std::string bench_help;  // what its bench searches, a few words
   std::string match_help;  // its paragraph in `kibitz match --help` (wrapped, 2-space indent)
+  // Its part of `kibitz demo`: a few seconds showing what it does (printed on stdout).
+  std::function<void(const DemoRequest&)> demo;
   // The game's own subcommands (`kibitz uci`, `kibitz gomoku`), added to the program's.
   std::function<std::vector<Command>(CLI::App&)> commands;
 };

@@ -11,6 +11,7 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "chess";
   e.title = "Chess";
+  e.demo = cli::demo_chess;
   e.summary = "standard chess (position: a FEN or startpos, then \"moves e2e4 e7e5\"; UCI or SAN)";
   e.num_players = 2;
   e.new_state = new_any_state;

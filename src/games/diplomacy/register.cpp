@@ -13,6 +13,7 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "diplomacy";
   e.title = "Diplomacy";
+  e.demo = cli::demo_diplomacy;
   e.summary =
       "Diplomacy, the standard map, seven powers moving at once (engine position: a power, then "
       "the state as JSON)";

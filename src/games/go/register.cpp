@@ -12,6 +12,7 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "go";
   e.title = "Go";
+  e.demo = cli::demo_go;
   e.summary = "Go, area scoring (position: [size] [komi K] moves, e.g. \"9 komi 7.5 e5 c3 pass\")";
   e.num_players = 2;
   e.new_state = new_any_state;

@@ -11,6 +11,7 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "gomoku";
   e.title = "Gomoku";
+  e.demo = cli::demo_gomoku;
   e.summary =
       "gomoku: freestyle, exact5, renju, capture (position: [rule] [size] moves, e.g. \"renju "
       "15 h8 i9\")";

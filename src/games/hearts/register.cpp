@@ -12,6 +12,7 @@ GameEntry registry_entry() {
   GameEntry e;
   e.name = "hearts";
   e.title = "Hearts";
+  e.demo = cli::demo_hearts;
   e.summary =
       "Hearts, four seats, the whole deal visible (position: [pass] 52 cards N E S W or "
       "\"seed N\", then the cards played)";
