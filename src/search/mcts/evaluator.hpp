@@ -40,6 +40,18 @@ concept MctsEvaluator = std::copy_constructible<V> &&
   { V::kPlayout } -> std::convertible_to<bool>;
 };
 
+// Optional, for an evaluator that is cheaper per leaf in batches (a network on an
+// accelerator): kBatch > 1 leaves are selected one after another (virtual loss on their paths
+// spreads them over the tree, in one thread too), then values(leaves, out) gives the returns
+// of all of them at once (out[i] for leaves[i]); each counts as one playout. Such an evaluator
+// plays nothing (kPlayout false): RAVE stays off.
+template <class V, class G>
+concept BatchEvaluator = MctsEvaluator<V, G> &&
+    requires(V& v, std::span<G> leaves, std::span<Returns<G>> out) {
+  { V::kBatch } -> std::convertible_to<int>;
+  v.values(leaves, out);
+};
+
 template <class G>
 concept HasTraitsPriors = requires(const G& s, std::span<const typename G::Move> m,
                                    std::span<float> out) {

@@ -207,6 +207,14 @@ class Mcts {
   bool expand(std::uint32_t node, const G& state, Worker& w);
   std::uint32_t select(const Node& parent, Worker& w) const;
   void simulate(Worker& w);
+  // Selection and (at most one) expansion from the root into `s`, the nodes entered in
+  // `path`; with virtual loss (vl) each one's in_flight counts this simulation.
+  void descend(Worker& w, G& s, std::vector<std::uint32_t>& path, bool vl);
+  // The result `r` of a simulation along `path`, its virtual loss taken back.
+  void backup(const std::vector<std::uint32_t>& path, const Returns<G>& r, bool vl);
+  // A batch evaluator's simulations: `count` descents, one values() call, their backups.
+  void simulate_batch(Worker& w, std::uint64_t count);
+  static constexpr bool kBatched = BatchEvaluator<V, G>;
   void run_worker(Worker& w, bool main, TimeBudget& budget, const InfoCallback* info);
   bool limit_reached(std::uint64_t ticket) const;
   // The main worker's check: stop now (the budget, a decided root, an unclear one past the

@@ -79,6 +79,10 @@ struct Mcts<G, V>::Worker {
   MoveList<G> moves;
   std::vector<float> priors;
   V eval;
+  // A batch evaluator's leaves, their returns and their paths (kBatch of each).
+  std::vector<G> leaves;
+  std::vector<Returns<G>> out;
+  std::vector<std::vector<std::uint32_t>> paths;
 
   explicit Worker(const V& v)
       : stamp(kIndexSize, 0), first_by(kIndexSize, 0), priors(G::kMaxMoves, 0.0f), eval(v) {
@@ -86,6 +90,13 @@ struct Mcts<G, V>::Worker {
     path.reserve(1024);
     seq.reserve(2048);
     seq_player.reserve(2048);
+    if constexpr (BatchEvaluator<V, G>) {
+      const auto n = static_cast<std::size_t>(std::max(1, static_cast<int>(V::kBatch)));
+      leaves.reserve(n);
+      out.resize(n);
+      paths.resize(n);
+      for (auto& p : paths) p.reserve(1024);
+    }
   }
 };
 
@@ -273,28 +284,8 @@ const {
 
 template <class G, class V>
 requires MctsSetup<G, V>
-void Mcts<G, V>::simulate(Worker& w) {
+void Mcts<G, V>::descend(Worker& w, G& s, std::vector<std::uint32_t>& path, bool vl) {
   using mcts_detail::load;
-  const bool shared = options_.threads > 1;
-  auto add_u32 = [shared](std::uint32_t& x, std::uint32_t v) {
-    if (shared)
-      std::atomic_ref<std::uint32_t>(x).fetch_add(v, std::memory_order_relaxed);
-    else
-      x += v;
-  };
-  auto add_f64 = [shared](double& x, double v) {
-    if (shared)
-      std::atomic_ref<double>(x).fetch_add(v, std::memory_order_relaxed);
-    else
-      x += v;
-  };
-
-  G s = *root_;
-  w.path.clear();
-  w.seq.clear();
-  w.seq_player.clear();
-
-  // Selection and (at most one) expansion.
   std::uint32_t node = kRoot;
   bool expanded = false;
   while (!s.is_terminal()) {
@@ -314,35 +305,107 @@ void Mcts<G, V>::simulate(Worker& w) {
     }
     const std::uint32_t child = select(n, w);
     Node& c = nodes_[child];
-    if (shared) add_u32(c.in_flight, 1);
-    w.path.push_back(child);
+    if (vl) std::atomic_ref<std::uint32_t>(c.in_flight).fetch_add(1, std::memory_order_relaxed);
+    path.push_back(child);
     w.seq.push_back(c.move);
     w.seq_player.push_back(c.player);
     s.apply(c.move);
     node = child;
   }
+}
+
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::backup(const std::vector<std::uint32_t>& path, const Returns<G>& r, bool vl) {
+  const bool shared = options_.threads > 1;
+  auto add_u32 = [shared](std::uint32_t& x, std::uint32_t v) {
+    if (shared)
+      std::atomic_ref<std::uint32_t>(x).fetch_add(v, std::memory_order_relaxed);
+    else
+      x += v;
+  };
+  auto add_f64 = [shared](double& x, double v) {
+    if (shared)
+      std::atomic_ref<double>(x).fetch_add(v, std::memory_order_relaxed);
+    else
+      x += v;
+  };
+  // Each node's value is for the player who played its move.
+  std::array<double, G::kMaxPlayers> value;
+  for (int p = 0; p < G::kMaxPlayers; ++p) value[p] = mcts_detail::to_unit(r[p]);
+  add_u32(nodes_[kRoot].visits, 1);
+  for (const std::uint32_t i : path) {
+    Node& n = nodes_[i];
+    add_u32(n.visits, 1);
+    add_f64(n.value_sum, value[n.player]);
+    if (vl) std::atomic_ref<std::uint32_t>(n.in_flight).fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::simulate_batch(Worker& w, std::uint64_t count) {
+  if constexpr (kBatched) {
+    w.leaves.clear();
+    std::size_t pending = 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      G s = *root_;
+      auto& path = w.paths[pending];
+      path.clear();
+      w.seq.clear();
+      w.seq_player.clear();
+      descend(w, s, path, true);
+      if (s.is_terminal()) {
+        backup(path, s.returns(), true);  // the game's own result needs no evaluator
+      } else {
+        w.leaves.push_back(s);
+        ++pending;
+      }
+    }
+    if (pending == 0) return;
+    w.eval.values(std::span<G>(w.leaves.data(), pending),
+                  std::span<Returns<G>>(w.out.data(), pending));
+    for (std::size_t i = 0; i < pending; ++i) backup(w.paths[i], w.out[i], true);
+  } else {
+    (void)w, (void)count;
+  }
+}
+
+template <class G, class V>
+requires MctsSetup<G, V>
+void Mcts<G, V>::simulate(Worker& w) {
+  const bool shared = options_.threads > 1;
+  G s = *root_;
+  w.path.clear();
+  w.seq.clear();
+  w.seq_player.clear();
+  descend(w, s, w.path, shared);
 
   // The leaf's value: the game's result where it is over, else the evaluator's (a playout
   // to the end of the game by default).
   PlayoutLog<G> log{&w.seq, &w.seq_player};
   const Returns<G> r = s.is_terminal() ? s.returns() : w.eval.value(s, w.rng, log);
-
-  // Backup: each node's value is for the player who played its move.
-  std::array<double, G::kMaxPlayers> value;
-  for (int p = 0; p < G::kMaxPlayers; ++p) value[p] = mcts_detail::to_unit(r[p]);
-  add_u32(nodes_[kRoot].visits, 1);
-  for (const std::uint32_t i : w.path) {
-    Node& n = nodes_[i];
-    add_u32(n.visits, 1);
-    add_f64(n.value_sum, value[n.player]);
-    if (shared) std::atomic_ref<std::uint32_t>(n.in_flight).fetch_sub(1, std::memory_order_relaxed);
-  }
+  backup(w.path, r, shared);
 
   // AMAF: walking the simulation backwards, first_by[m] is the player who first played m at
   // or after the current ply; at each tree node, the children whose move its player played
   // first from there on share the result.
   if constexpr (Worker::kIndexSize > 0 && V::kPlayout) {
     if (!options_.rave) return;
+    std::array<double, G::kMaxPlayers> value;
+    for (int p = 0; p < G::kMaxPlayers; ++p) value[p] = mcts_detail::to_unit(r[p]);
+    auto add_u32 = [shared](std::uint32_t& x, std::uint32_t v) {
+      if (shared)
+        std::atomic_ref<std::uint32_t>(x).fetch_add(v, std::memory_order_relaxed);
+      else
+        x += v;
+    };
+    auto add_f64 = [shared](double& x, double v) {
+      if (shared)
+        std::atomic_ref<double>(x).fetch_add(v, std::memory_order_relaxed);
+      else
+        x += v;
+    };
     if (++w.sim_id == 0) {
       std::fill(w.stamp.begin(), w.stamp.end(), 0u);
       w.sim_id = 1;
@@ -442,10 +505,24 @@ void Mcts<G, V>::run_worker(Worker& w, bool main, TimeBudget& budget, const Info
         }
       }
     }
-    const std::uint64_t ticket = tickets_.fetch_add(1, std::memory_order_relaxed);
-    if (limit_reached(ticket)) break;
-    simulate(w);
-    done_.fetch_add(1, std::memory_order_relaxed);
+    if constexpr (kBatched) {
+      // A batch of simulations, cut to the playout or visit limit.
+      const std::uint64_t batch =
+          static_cast<std::uint64_t>(std::max(1, static_cast<int>(V::kBatch)));
+      const std::uint64_t ticket = tickets_.fetch_add(batch, std::memory_order_relaxed);
+      if (limit_reached(ticket)) break;
+      std::uint64_t n = batch;
+      if (options_.max_playouts > 0) n = std::min(n, options_.max_playouts - ticket);
+      if (options_.max_visits > 0) n = std::min(n, options_.max_visits - start_visits_ - ticket);
+      simulate_batch(w, n);
+      done_.fetch_add(n, std::memory_order_relaxed);
+      local += n - 1;
+    } else {
+      const std::uint64_t ticket = tickets_.fetch_add(1, std::memory_order_relaxed);
+      if (limit_reached(ticket)) break;
+      simulate(w);
+      done_.fetch_add(1, std::memory_order_relaxed);
+    }
   }
   stop_.store(true, std::memory_order_relaxed);  // the others stop at their next playout
 }

@@ -4,8 +4,11 @@
 // evaluator keeps the search as it was (the Go bench signature).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "search/mcts/mcts_impl.hpp"
 #include "support/tictactoe.hpp"
@@ -105,6 +108,78 @@ TEST(MctsEvaluator, EveryThreadHasItsOwnCopy) {
   EXPECT_EQ(r.best, 2);
   EXPECT_EQ(r.playouts, 2000u);
   EXPECT_GT(calls->values.load(), 0);
+}
+
+// The same value head in batches: values() gets up to kBatch leaves at once, virtual loss
+// spreads one thread's batch over different leaves, every playout is evaluated exactly once,
+// and the search still finds the win and the block (and is the same every run).
+struct BatchCalls {
+  std::atomic<int> batches{0}, leaves{0}, largest{0};
+};
+struct BatchOracleEval {
+  static constexpr bool kPlayout = false;
+  static constexpr int kBatch = 8;
+  std::shared_ptr<BatchCalls> calls;
+  Returns<TicTacToe> value(TicTacToe& s, Rng& rng, PlayoutLog<TicTacToe>& log) {
+    return OracleEval{std::make_shared<Calls>()}.value(s, rng, log);
+  }
+  void values(std::span<TicTacToe> leaves, std::span<Returns<TicTacToe>> out) {
+    ++calls->batches;
+    calls->leaves += static_cast<int>(leaves.size());
+    calls->largest = std::max<int>(calls->largest, static_cast<int>(leaves.size()));
+    Rng rng;
+    std::vector<TicTacToe::Move> seq;
+    std::vector<std::uint8_t> players;
+    PlayoutLog<TicTacToe> log{&seq, &players};
+    for (std::size_t i = 0; i < leaves.size(); ++i) out[i] = value(leaves[i], rng, log);
+  }
+};
+static_assert(BatchEvaluator<BatchOracleEval, TicTacToe>);
+static_assert(!BatchEvaluator<OracleEval, TicTacToe>);
+
+TEST(MctsEvaluator, ABatchEvaluatorGetsItsLeavesTogether) {
+  auto calls = std::make_shared<BatchCalls>();
+  Mcts<TicTacToe, BatchOracleEval> win(ttt({0, 3, 1, 4}), with_playouts(203),
+                                       BatchOracleEval{calls});
+  const auto r = win.search();
+  EXPECT_EQ(r.best, 2);
+  EXPECT_EQ(r.playouts, 203u);
+  EXPECT_EQ(win.root_visits(), 203u);
+  // 25 batches of 8 simulations and one of 3; the leaves that are finished games need no
+  // evaluation, so a batch holds at most 8 leaves.
+  EXPECT_LE(calls->largest.load(), 8);
+  EXPECT_GE(calls->largest.load(), 2);
+  EXPECT_GT(calls->batches.load(), 1);
+  EXPECT_LE(calls->leaves.load(), 203);
+  EXPECT_GT(calls->leaves.load(), calls->batches.load());  // batches of more than one leaf
+
+  // From the empty board no leaf is a finished game: 8 leaves a batch, 8 batches.
+  auto open_calls = std::make_shared<BatchCalls>();
+  Mcts<TicTacToe, BatchOracleEval> open(TicTacToe{}, with_playouts(64),
+                                        BatchOracleEval{open_calls});
+  open.search();
+  EXPECT_EQ(open_calls->batches.load(), 8);
+  EXPECT_EQ(open_calls->leaves.load(), 64);
+  EXPECT_EQ(open_calls->largest.load(), 8);
+
+  auto again = std::make_shared<BatchCalls>();
+  Mcts<TicTacToe, BatchOracleEval> same(ttt({0, 3, 1, 4}), with_playouts(203),
+                                        BatchOracleEval{again});
+  const auto r2 = same.search();
+  ASSERT_EQ(r2.moves.size(), r.moves.size());
+  for (std::size_t i = 0; i < r.moves.size(); ++i) EXPECT_EQ(r2.moves[i].visits, r.moves[i].visits);
+
+  Mcts<TicTacToe, BatchOracleEval> block(ttt({0, 3, 1}), with_playouts(300),
+                                         BatchOracleEval{calls});
+  EXPECT_EQ(block.search().best, 2);
+  MctsOptions two = with_playouts(1000);
+  two.threads = 2;
+  Mcts<TicTacToe, BatchOracleEval> threads(ttt({0, 3, 1}), two, BatchOracleEval{calls});
+  const auto rt = threads.search();
+  EXPECT_EQ(rt.best, 2);
+  EXPECT_EQ(rt.playouts, 1000u);
+  // After the search no simulation is in flight: the virtual loss was all taken back.
+  for (const auto& n : threads.nodes()) EXPECT_EQ(n.in_flight, 0u);
 }
 
 }  // namespace
