@@ -13,10 +13,7 @@
 #include "games/registry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const auto nl = input.find('\n');
-  const std::string_view name = input.substr(0, nl);
-  const std::string_view text = nl == std::string_view::npos ? "" : input.substr(nl + 1);
+  const auto [name, text] = kibitz::fuzz::game_and_text(data, size);
   const kibitz::GameEntry* g = kibitz::builtin_registry().find(name);
   if (!g || !g->engine) return 0;
   // One engine per game for the whole run: making one is not what is fuzzed.

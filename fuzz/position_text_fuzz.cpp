@@ -9,10 +9,7 @@
 #include "games/registry.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const auto nl = input.find('\n');
-  const std::string_view name = input.substr(0, nl);
-  const std::string_view text = nl == std::string_view::npos ? "" : input.substr(nl + 1);
+  const auto [name, text] = kibitz::fuzz::game_and_text(data, size);
   const kibitz::GameEntry* g = kibitz::builtin_registry().find(name);
   if (!g || !g->new_state) return 0;
   auto state = g->new_state(text);

@@ -416,8 +416,7 @@ class ChessTurns final : public TurnGame {
   }
   // Seeds for bots that draw moves at random: fixed by the game, not by the worker.
   Result<void> start(int side, const ClockView&, const MoveLimits&) override {
-    return seats_[side]->new_game(0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job_.number) +
-                                  static_cast<std::uint64_t>(side));
+    return seats_[side]->new_game(seat_seed(job_, side));
   }
   std::optional<Verdict> over() override {
     const auto o = pos.outcome();

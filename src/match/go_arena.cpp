@@ -530,9 +530,7 @@ class GoTurns final : public TurnGame {
     return fmt::format("{} ({})", kColour[side], specs_[side]->name);
   }
   Result<void> start(int side, const ClockView& clock, const MoveLimits& limits) override {
-    return seats_[side]->new_game(rules_, GoRequest{clock, limits},
-                                  0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job_.number) +
-                                      static_cast<std::uint64_t>(side));
+    return seats_[side]->new_game(rules_, GoRequest{clock, limits}, seat_seed(job_, side));
   }
   std::optional<Verdict> over() override {
     if (!pos.is_terminal()) return std::nullopt;

@@ -392,9 +392,7 @@ class GomokuTurns final : public TurnGame {
   }
   // The seat sees its clock and limits before the first move (Gomocup's INFO).
   Result<void> start(int side, const ClockView& clock, const MoveLimits& limits) override {
-    return seats_[side]->new_game(variant_, GomokuRequest{clock, limits},
-                                  0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job_.number) +
-                                      static_cast<std::uint64_t>(side));
+    return seats_[side]->new_game(variant_, GomokuRequest{clock, limits}, seat_seed(job_, side));
   }
   std::optional<Verdict> over() override {
     if (!pos.is_terminal()) return std::nullopt;

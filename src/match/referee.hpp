@@ -97,6 +97,13 @@ class TurnGame {
   }
 };
 
+// The seed a seat's bot draws its moves from in a game: fixed by the game and the side, not by
+// the worker that plays it.
+inline std::uint64_t seat_seed(const GameJob& job, int side) {
+  return 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(job.number) +
+         static_cast<std::uint64_t>(side);
+}
+
 // The one referee loop: starts both seats, then asks the seat to move for its move, charges
 // its time, checks and plays the move, until the rules, an adjudication, the move cap, a
 // forfeit or `stop` ends the game (in `book`). Returns the moves the players made.

@@ -59,6 +59,15 @@ T load(const T& x) {
   return std::atomic_ref<T>(const_cast<T&>(x)).load(std::memory_order_relaxed);
 }
 
+// x += v: atomically where several threads share the tree.
+template <class T>
+void add(T& x, T v, bool shared) {
+  if (shared)
+    std::atomic_ref<T>(x).fetch_add(v, std::memory_order_relaxed);
+  else
+    x += v;
+}
+
 // returns() in [-1, 1] as a playout result in [0, 1].
 inline double to_unit(double r) { return std::clamp(0.5 * (r + 1.0), 0.0, 1.0); }
 
@@ -318,26 +327,14 @@ template <class G, class V>
 requires MctsSetup<G, V>
 void Mcts<G, V>::backup(const std::vector<std::uint32_t>& path, const Returns<G>& r, bool vl) {
   const bool shared = options_.threads > 1;
-  auto add_u32 = [shared](std::uint32_t& x, std::uint32_t v) {
-    if (shared)
-      std::atomic_ref<std::uint32_t>(x).fetch_add(v, std::memory_order_relaxed);
-    else
-      x += v;
-  };
-  auto add_f64 = [shared](double& x, double v) {
-    if (shared)
-      std::atomic_ref<double>(x).fetch_add(v, std::memory_order_relaxed);
-    else
-      x += v;
-  };
   // Each node's value is for the player who played its move.
   std::array<double, G::kMaxPlayers> value;
   for (int p = 0; p < G::kMaxPlayers; ++p) value[p] = mcts_detail::to_unit(r[p]);
-  add_u32(nodes_[kRoot].visits, 1);
+  mcts_detail::add(nodes_[kRoot].visits, 1u, shared);
   for (const std::uint32_t i : path) {
     Node& n = nodes_[i];
-    add_u32(n.visits, 1);
-    add_f64(n.value_sum, value[n.player]);
+    mcts_detail::add(n.visits, 1u, shared);
+    mcts_detail::add(n.value_sum, value[n.player], shared);
     if (vl) std::atomic_ref<std::uint32_t>(n.in_flight).fetch_sub(1, std::memory_order_relaxed);
   }
 }
@@ -394,18 +391,6 @@ void Mcts<G, V>::simulate(Worker& w) {
     if (!options_.rave) return;
     std::array<double, G::kMaxPlayers> value;
     for (int p = 0; p < G::kMaxPlayers; ++p) value[p] = mcts_detail::to_unit(r[p]);
-    auto add_u32 = [shared](std::uint32_t& x, std::uint32_t v) {
-      if (shared)
-        std::atomic_ref<std::uint32_t>(x).fetch_add(v, std::memory_order_relaxed);
-      else
-        x += v;
-    };
-    auto add_f64 = [shared](double& x, double v) {
-      if (shared)
-        std::atomic_ref<double>(x).fetch_add(v, std::memory_order_relaxed);
-      else
-        x += v;
-    };
     if (++w.sim_id == 0) {
       std::fill(w.stamp.begin(), w.stamp.end(), 0u);
       w.sim_id = 1;
@@ -424,8 +409,8 @@ void Mcts<G, V>::simulate(Worker& w) {
         Node& ch = nodes_[c];
         const std::size_t ci = mcts_detail::move_index<G>(ch.move);
         if (w.stamp[ci] != w.sim_id || w.first_by[ci] != p) continue;
-        add_u32(ch.amaf_visits, 1);
-        add_f64(ch.amaf_sum, v);
+        mcts_detail::add(ch.amaf_visits, 1u, shared);
+        mcts_detail::add(ch.amaf_sum, v, shared);
       }
     }
   }
