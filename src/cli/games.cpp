@@ -29,9 +29,10 @@ Runner add_games(CLI::App& root, const Registry& registry) {
       for (const auto& o : engine->options()) {
         using T = engine::EngineOption::Type;
         const std::string kind =
-            o.type == T::kBool ? fmt::format("bool default {}", o.value ? "true" : "false")
-            : o.type == T::kButton
-                ? std::string("button")
+            o.type == T::kBool     ? fmt::format("bool default {}", o.value ? "true" : "false")
+            : o.type == T::kButton ? std::string("button")
+            : o.type == T::kReal
+                ? fmt::format("real default {} ({} to {})", o.real, o.real_min, o.real_max)
                 : fmt::format("int default {} ({} to {})", o.value, o.min, o.max);
         fmt::print("    option {:<18} {}  {}\n", o.name, kind, o.help);
       }

@@ -111,15 +111,31 @@ struct EngineReport {
 // An option the engine takes, declared once: `kibitz` reads it from the command line, match
 // player specs (option.NAME=VALUE) and protocols' setoption alike.
 struct EngineOption {
-  enum class Type { kInt, kBool, kButton };  // a button does something when set (any value)
+  // A button does something when set (any value); a real is a number with a fraction.
+  enum class Type { kInt, kBool, kButton, kReal };
+  EngineOption() = default;
+  EngineOption(std::string name_, Type type_, std::int64_t value_, std::int64_t min_,
+               std::int64_t max_, std::string help_)
+      : name(std::move(name_)),
+        type(type_),
+        value(value_),
+        min(min_),
+        max(max_),
+        help(std::move(help_)) {}
+  static EngineOption real_option(std::string name, double value, double min, double max,
+                                  std::string help);
+
   std::string name;
   Type type = Type::kInt;
   std::int64_t value = 0;  // the default; booleans 0 / 1
   std::int64_t min = 0, max = 0;
   std::string help;
+  double real = 0, real_min = 0, real_max = 0;  // kReal's value and range
 };
 // "name=value" checked against the declarations: the option's new value, or a one-line error.
 Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value);
+// The same for a kReal option.
+Result<double> parse_real_option_value(const EngineOption& o, std::string_view value);
 
 // Option settings as a user gives them, in order: NAME=VALUE words on the command line,
 // option.NAME=VALUE in a match player spec, or the `options:` map of a YAML file.
@@ -183,6 +199,7 @@ inline constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
 //   void stop()                                          any thread, during search()
 //   void arm()                                           before each search: forget a stop
 //   void new_game();  std::vector<EngineOption> options();  Result<void> set(name, value)
+//   Result<void> set_real(name, value)                   where it declares a kReal option
 //   optionally void ponderhit(): any thread, during a search started with limits.ponder
 template <class A>
 class EngineRunner final : public AnyEngine {
@@ -201,6 +218,15 @@ class EngineRunner final : public AnyEngine {
     if (thinking()) return fail("option {}: not while the engine is thinking", name);
     for (auto& o : options_)
       if (o.name == name) {
+        if (o.type == EngineOption::Type::kReal) {
+          auto v = parse_real_option_value(o, value);
+          if (!v) return tl::unexpected(v.error());
+          if constexpr (requires { adapter_.set_real(o.name, *v); }) {
+            if (auto ok = adapter_.set_real(o.name, *v); !ok) return ok;
+          }
+          o.real = *v;
+          return {};
+        }
         auto v = parse_option_value(o, value);
         if (!v) return tl::unexpected(v.error());
         if (auto ok = adapter_.set(o.name, *v); !ok) return ok;

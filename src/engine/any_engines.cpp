@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "core/config.hpp"
@@ -39,6 +41,26 @@ Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view 
     return fail("option {}: '{}' is not a whole number", o.name, value);
   if (v < o.min || v > o.max)
     return fail("option {}: {} is out of range ({} to {})", o.name, v, o.min, o.max);
+  return v;
+}
+
+EngineOption EngineOption::real_option(std::string name, double value, double min, double max,
+                                       std::string help) {
+  EngineOption o(std::move(name), Type::kReal, 0, 0, 0, std::move(help));
+  o.real = value;
+  o.real_min = min;
+  o.real_max = max;
+  return o;
+}
+
+Result<double> parse_real_option_value(const EngineOption& o, std::string_view value) {
+  const std::string text(value);
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !std::isfinite(v))
+    return fail("option {}: '{}' is not a number", o.name, excerpt(value));
+  if (v < o.real_min || v > o.real_max)
+    return fail("option {}: {} is out of range ({} to {})", o.name, v, o.real_min, o.real_max);
   return v;
 }
 
@@ -392,12 +414,16 @@ class HeartsAdapter {
                                           : p.obs.legal_set().empty());
   }
 
-  // The search's settings (hearts::search_settings), the whole-number and true / false
-  // ones: worlds, depth, seed, endgame_cards, ... as the YAML config and match specs name them.
+  // The search's settings (hearts::search_settings): worlds, depth, seed, endgame_cards,
+  // model_epsilon, ... as the YAML config and match specs name them.
   std::vector<EngineOption> options() const {
     std::vector<EngineOption> o;
     for (const auto& s : hearts::search_settings()) {
-      if (s.kind == hearts::SearchSetting::Kind::kReal) continue;
+      if (s.kind == hearts::SearchSetting::Kind::kReal) {
+        o.push_back(EngineOption::real_option(std::string(s.name), s.get(cfg_), s.min, s.max,
+                                              std::string(s.help)));
+        continue;
+      }
       const bool flag = s.kind == hearts::SearchSetting::Kind::kBool;
       o.push_back({std::string(s.name), flag ? EngineOption::Type::kBool : EngineOption::Type::kInt,
                    s.name == "seed" ? static_cast<std::int64_t>(cfg_.seed)
@@ -409,6 +435,11 @@ class HeartsAdapter {
   }
   Result<void> set(std::string_view name, std::int64_t v) {
     if (const auto* s = hearts::find_search_setting(name)) s->set(cfg_, v, 0);
+    bot_.reset();
+    return {};
+  }
+  Result<void> set_real(std::string_view name, double v) {
+    if (const auto* s = hearts::find_search_setting(name)) s->set(cfg_, 0, v);
     bot_.reset();
     return {};
   }

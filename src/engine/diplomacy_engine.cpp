@@ -19,6 +19,8 @@ namespace {
 
 // The registry's engine thinks this long per decision (as kibitz match's rm bot does).
 constexpr int kDefaultMovetimeMs = 300;
+// Strength scales counts; below this it would ask for none.
+constexpr double kMinStrength = 0.001;
 
 }  // namespace
 
@@ -84,8 +86,16 @@ bool DiplomacyAdapter::finished(const Position& p) {
 std::vector<EngineOption> DiplomacyAdapter::options() const {
   return {{"iterations", EngineOption::Type::kInt, setup_.rm.max_iterations, 0, 1'000'000,
            "RM+ iterations a movement phase (0: as the time allows)"},
+          EngineOption::real_option("strength", setup_.rm.strength, kMinStrength, 16,
+                                    "scales the RM+ candidates and the least iterations"),
           {"seed", EngineOption::Type::kInt, static_cast<std::int64_t>(setup_.seed), 0,
            std::numeric_limits<std::int64_t>::max(), "the bot's random stream"}};
+}
+
+Result<void> DiplomacyAdapter::set_real(std::string_view name, double v) {
+  if (name == "strength") setup_.rm.strength = v;
+  bot_.reset();
+  return {};
 }
 
 Result<void> DiplomacyAdapter::set(std::string_view name, std::int64_t v) {

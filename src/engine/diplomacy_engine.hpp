@@ -45,9 +45,11 @@ class DiplomacyAdapter {
 
   static Result<Position> parse(std::string_view text);
   static bool finished(const Position& p);  // the power has nothing to order
-  // iterations (RM+ iterations; 0: as the time allows) and seed.
+  // iterations (RM+ iterations; 0: as the time allows), strength (scales the candidates and
+  // the least iterations) and seed.
   std::vector<EngineOption> options() const;
   Result<void> set(std::string_view name, std::int64_t v);
+  Result<void> set_real(std::string_view name, double v);
   void new_game();  // the random stream from its seed again
   // A decision ends within its budget; it cannot be cut short.
   void stop() {}

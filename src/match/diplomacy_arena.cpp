@@ -31,19 +31,25 @@ constexpr std::int64_t kDipDefaultMovetimeMs = 300;
 // side, so both games of a pair see the same randomness on each side).
 class DipSeat final : public Seat {
  public:
-  explicit DipSeat(engine::DiplomacySetup setup) : setup_(std::move(setup)) {}
+  DipSeat(engine::DiplomacySetup setup, engine::OptionSettings options)
+      : setup_(std::move(setup)), options_(std::move(options)) {}
   bool healthy() const override { return true; }
   const engine::DiplomacySetup& setup() const { return setup_; }
+  const engine::OptionSettings& options() const { return options_; }
 
  private:
   engine::DiplomacySetup setup_;
+  engine::OptionSettings options_;  // the spec's, set on each game's engine
 };
 
-// The RM+ settings of a player: its movetime (per movement phase and power; default 300 ms),
-// nodes as a fixed iteration count, and options strength and iterations.
-Result<dip::RmConfig> dip_rm_config(const PlayerSpec& spec, const MoveLimits& limits) {
-  dip::RmConfig c;
-  c.movetime_ms = static_cast<int>(kDipDefaultMovetimeMs);
+// A player's engine setup: the rm bot's movetime (per movement phase and power; default
+// 300 ms) and nodes as a fixed iteration count from its limits, its options (option.NAME:
+// iterations, strength, seed, as the engine declares them) checked on an engine made for
+// that; the other bots take none.
+Result<engine::DiplomacySetup> dip_setup(const PlayerSpec& spec, const MoveLimits& limits) {
+  engine::DiplomacySetup setup;
+  setup.bot = spec.bot;
+  setup.rm.movetime_ms = static_cast<int>(kDipDefaultMovetimeMs);
   if (limits.clock)
     return fail(
         "diplomacy bots have no clock (--tc): give --movetime MS, the rm bot's time per "
@@ -51,30 +57,17 @@ Result<dip::RmConfig> dip_rm_config(const PlayerSpec& spec, const MoveLimits& li
   if (spec.bot != "rm") {
     if (!spec.options.empty())
       return fail("the diplomacy bot '{}' has no options (only rm has)", spec.bot);
-    return c;
+    return setup;
   }
   if (limits.movetime_ms > 0)
-    c.movetime_ms = static_cast<int>(std::min<std::int64_t>(limits.movetime_ms, 3'600'000));
+    setup.rm.movetime_ms = static_cast<int>(std::min<std::int64_t>(limits.movetime_ms, 3'600'000));
   if (limits.nodes > 0)
-    c.max_iterations = static_cast<int>(std::min<std::uint64_t>(limits.nodes, 1'000'000'000));
-  for (const auto& [k, v] : spec.options) {
-    if (k == "iterations") {
-      int n = 0;
-      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (v.empty() || ec != std::errc() || p != v.data() + v.size() || n < 0)
-        return fail("diplomacy bot option iterations={}: expected 0 or more", v);
-      c.max_iterations = n;
-    } else if (k == "strength") {
-      char* end = nullptr;
-      const double x = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(x > 0 && x <= 16))
-        return fail("diplomacy bot option strength={}: above 0, at most 16", v);
-      c.strength = x;
-    } else {
-      return fail("the diplomacy rm bot has no option '{}' (iterations, strength)", k);
-    }
-  }
-  return c;
+    setup.rm.max_iterations = static_cast<int>(std::min<std::uint64_t>(limits.nodes, 1'000'000));
+  auto probe = engine::make_diplomacy_engine(setup);
+  if (!probe) return tl::unexpected(probe.error());
+  if (auto ok = (*probe)->set_options(spec.options); !ok)
+    return fail("diplomacy bot rm: {}", ok.error().message);
+  return setup;
 }
 
 class DiplomacyKind final : public GameKind {
@@ -105,19 +98,16 @@ class DiplomacyKind final : public GameKind {
     const auto names = bots();
     if (std::find(names.begin(), names.end(), spec.bot) == names.end())
       return fail("no diplomacy bot '{}' (bots: random, heuristic, rm)", spec.bot);
-    if (auto c = dip_rm_config(spec, spec.limits); !c) return tl::unexpected(c.error());
+    if (auto c = dip_setup(spec, spec.limits); !c) return tl::unexpected(c.error());
     return {};
   }
 
   Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
                                      const GameSettings& settings) const override {
     if (auto ok = check(spec); !ok) return tl::unexpected(ok.error());
-    auto cfg = dip_rm_config(spec, spec.limits.empty() ? settings.limits : spec.limits);
-    if (!cfg) return tl::unexpected(cfg.error());
-    engine::DiplomacySetup setup;
-    setup.bot = spec.bot;
-    setup.rm = *cfg;
-    return std::make_unique<DipSeat>(std::move(setup));
+    auto setup = dip_setup(spec, spec.limits.empty() ? settings.limits : spec.limits);
+    if (!setup) return tl::unexpected(setup.error());
+    return std::make_unique<DipSeat>(std::move(*setup), spec.options);
   }
 
   GameOutcome play(const GameJob& job, std::array<Seat*, 2> seats,
@@ -157,6 +147,7 @@ class DipTurns final : public TurnGame {
     setup.seed = (seed_ + 1) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(side + 1);
     auto made = engine::make_diplomacy_engine(setup);
     if (!made) return tl::unexpected(made.error());
+    if (auto ok = (*made)->set_options(seats_[side]->options()); !ok) return ok;
     engines_[side] = std::move(*made);
     return {};
   }

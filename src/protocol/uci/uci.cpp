@@ -173,6 +173,8 @@ void Session::cmd_uci() {
       send(fmt::format("option name {} type button", o.name));
     else if (o.type == T::kBool)
       send(fmt::format("option name {} type check default {}", o.name, o.value ? "true" : "false"));
+    else if (o.type == T::kReal)  // UCI has no number with a fraction: a string
+      send(fmt::format("option name {} type string default {}", o.name, o.real));
     else
       send(fmt::format("option name {} type spin default {} min {} max {}", o.name, o.value, o.min,
                        o.max));

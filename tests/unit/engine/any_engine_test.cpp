@@ -215,6 +215,22 @@ TEST(AnyEngine, OptionsFromAFileTheCommandLineAndSpecs) {
   EXPECT_EQ(parse_option_word("Move Overhead=50")->first, "Move Overhead");
   EXPECT_FALSE(parse_option_word("Hash"));
   EXPECT_FALSE(parse_option_word("=8"));
+  // A real number: Hearts' opponent model, Diplomacy's strength.
+  auto hearts = builtin_registry().find("hearts")->engine();
+  EXPECT_TRUE(hearts->set_option("model_epsilon", "0.3"));
+  for (const auto& o : hearts->options()) {
+    if (o.name == "model_epsilon") {
+      EXPECT_DOUBLE_EQ(o.real, 0.3);
+    }
+  }
+  EXPECT_EQ(hearts->set_option("model_epsilon", "2").error().message,
+            "option model_epsilon: 2 is out of range (1e-09 to 1)");
+  EXPECT_EQ(hearts->set_option("model_epsilon", "x").error().message,
+            "option model_epsilon: 'x' is not a number");
+  auto diplomacy = builtin_registry().find("diplomacy")->engine();
+  EXPECT_TRUE(diplomacy->set_options({{"strength", "0.5"}, {"iterations", "20"}}));
+  EXPECT_FALSE(diplomacy->set_option("strength", "0"));
+  EXPECT_FALSE(diplomacy->set_option("strength", "nan"));
   // In a match spec, the file's options come where the word is; later words override.
   auto spec = match::parse_player_spec(
       fmt::format("bot=kibitz option.Threads=1 option-file={} option.Hash=16", good));
