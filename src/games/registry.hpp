@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,15 @@ struct GameEntry {
   std::function<std::unique_ptr<engine::AnyEngine>()> engine;
   // `kibitz bench --game NAME`: prints the report and returns the exit status; empty: none.
   std::function<int(const engine::BenchRequest&)> bench;
+  // The bench's golden signature, which changes only when the search or evaluation does (a
+  // test runs every entry's): the file under tests/golden holding the number, the bench's
+  // arguments after `--game NAME`, and the report line's label that carries it.
+  struct BenchGolden {
+    std::string file;
+    std::vector<std::string> args;
+    std::string label;
+  };
+  std::optional<BenchGolden> bench_golden;
   // The help texts the program builds from the entries (none names a game of its own):
   std::string protocol;    // external engines' protocol in `kibitz match` ("UCI"); "": none
   std::string records;     // the format of its game records ("PGN")

@@ -37,24 +37,10 @@ kibitz_cli_test(bad_depth ARGS perft --depth abc MATCH "^kibitz: error: [^\n]*de
 kibitz_cli_test(bad_fen ARGS perft --depth 1 --fen "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
   MATCH "^kibitz: error: FEN piece placement: unexpected character .9.\n$")
 kibitz_cli_test(bad_fen_status WILL_FAIL ARGS perft --depth 1 --fen "8/8/8/8/8/8/8/8 w - - 0 1")
-# Search: the bench node-count signature (committed golden value; it changes only when the
-# search or evaluation does, and then the golden file is updated in the same commit).
-set(KIBITZ_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/chess_bench_signature.txt)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_BENCH_GOLDEN})
-file(STRINGS ${KIBITZ_BENCH_GOLDEN} KIBITZ_BENCH_SIGNATURE REGEX "^[0-9]+$")
-kibitz_cli_test(bench_signature ARGS bench MATCH "Nodes searched  : ${KIBITZ_BENCH_SIGNATURE}\n")
-set(KIBITZ_GOMOKU_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/gomoku_bench_signature.txt)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_GOMOKU_BENCH_GOLDEN})
-file(STRINGS ${KIBITZ_GOMOKU_BENCH_GOLDEN} KIBITZ_GOMOKU_BENCH_SIGNATURE REGEX "^[0-9]+$")
-kibitz_cli_test(gomoku_bench_signature ARGS bench --game gomoku
-  MATCH "Nodes searched  : ${KIBITZ_GOMOKU_BENCH_SIGNATURE}\n")
+# Search: the bench signatures (committed golden values) are checked for every registry entry
+# that has one by tests/unit/cli/bench_golden_test.cpp.
 kibitz_cli_test(gomoku_bench_pipeline_needs_movetime ARGS bench --game gomoku --pipeline
   MATCH "^kibitz: error: --pipeline needs --game gomoku and --movetime\n$")
-set(KIBITZ_GO_BENCH_GOLDEN ${CMAKE_CURRENT_LIST_DIR}/../golden/go_bench_signature.txt)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${KIBITZ_GO_BENCH_GOLDEN})
-file(STRINGS ${KIBITZ_GO_BENCH_GOLDEN} KIBITZ_GO_BENCH_SIGNATURE REGEX "^[0-9]+$")
-kibitz_cli_test(go_bench_signature ARGS bench --game go --playouts 2000
-  MATCH "Tree nodes      : ${KIBITZ_GO_BENCH_SIGNATURE}\n")
 kibitz_cli_test(go_bench_rejects_alphabeta_options ARGS bench --game go --disable lmr
   MATCH "^kibitz: error: --pipeline, --plain and --disable are for the alpha-beta games\n$")
 kibitz_cli_test(bench_help ARGS bench --help MATCH "--disable")

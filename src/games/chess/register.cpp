@@ -20,6 +20,7 @@ GameEntry registry_entry() {
   };
   e.engine = [] { return engine::make_chess_any_engine(); };
   e.bench = cli::bench_chess;
+  e.bench_golden = GameEntry::BenchGolden{"chess_bench_signature.txt", {}, "Nodes searched"};
   e.protocol = "UCI";
   e.records = "PGN";
   e.bots = "kibitz (the full engine), plain (the seed's plain alpha-beta baseline), random";

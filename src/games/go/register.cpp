@@ -20,6 +20,8 @@ GameEntry registry_entry() {
   e.arena = match::make_go_kind;
   e.engine = engine::make_go_any_engine;
   e.bench = cli::bench_go;
+  e.bench_golden =
+      GameEntry::BenchGolden{"go_bench_signature.txt", {"--playouts", "2000"}, "Tree nodes"};
   e.protocol = "GTP";
   e.records = "SGF";
   e.bots =

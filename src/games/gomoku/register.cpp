@@ -25,6 +25,7 @@ GameEntry registry_entry() {
   e.bots = "pipeline, alphabeta, random";
   e.bench_help = "alpha-beta to a depth";
   e.bench = cli::bench_gomoku;
+  e.bench_golden = GameEntry::BenchGolden{"gomoku_bench_signature.txt", {}, "Nodes searched"};
   e.commands = [](CLI::App& app) {
     return std::vector<Command>{{"gomocup", cli::add_gomocup(app)},
                                 {"gomoku", cli::add_gomoku(app)}};
