@@ -550,8 +550,10 @@ std::unique_ptr<AnyEngine> make_hearts_any_engine() {
   return std::make_unique<EngineRunner<HeartsAdapter>>(HeartsSetup{});
 }
 Result<std::unique_ptr<AnyEngine>> make_hearts_any_engine(const HeartsSetup& setup) {
-  if (auto bot = hearts::make_bot(setup.bot, setup.search, setup.seed); !bot)
-    return tl::unexpected(bot.error());
+  // The name only: the bot itself is made at the first decision.
+  const auto names = hearts::bot_names();
+  if (std::find(names.begin(), names.end(), setup.bot) == names.end())
+    return fail("unknown hearts bot '{}' (expected random, rule or search)", setup.bot);
   return std::unique_ptr<AnyEngine>(std::make_unique<EngineRunner<HeartsAdapter>>(setup));
 }
 

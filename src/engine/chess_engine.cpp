@@ -33,35 +33,4 @@ std::vector<std::string_view> chess_bench_fens() {
   };
 }
 
-BenchReport run_chess_bench(const BenchOptions& options,
-                            const std::function<void(const BenchPosition&)>& progress) {
-  ChessEngine engine(options.hash_mb);
-  search::SearchOptions so = options.search;
-  so.threads = options.threads;
-  engine.set_options(so);
-  BenchReport report;
-  for (std::string_view fen : chess_bench_fens()) {
-    auto pos = chess::Position::from_fen(fen);
-    if (!pos) continue;  // the list is fixed and valid; a test checks it
-    engine.new_game();
-    GoParams params;
-    if (options.movetime_ms > 0) {
-      engine.set_move_overhead_ms(0);
-      params.movetime = options.movetime_ms;
-    } else {
-      params.limits.depth = options.depth;
-    }
-    const auto result = engine.search(*pos, params);
-    report.add({.position = std::string(fen),
-                .nodes = result.nodes,
-                .time_ms = result.time_ms,
-                .depth = result.depth,
-                .best = chess::to_uci(result.best),
-                .nodes_per_depth = result.nodes_per_depth},
-               result.stats);
-    if (progress) progress(report.positions.back());
-  }
-  return report;
-}
-
 }  // namespace kibitz::engine

@@ -17,10 +17,8 @@ namespace kibitz::engine {
 using ChessEngine = AlphaBetaEngine<chess::Position>;
 extern template class AlphaBetaEngine<chess::Position>;
 
-// `kibitz bench` / UCI `bench` over fixed chess positions (engine/bench.hpp).
+// The positions of `kibitz bench` / UCI `bench` (searched through the engine contract:
+// engine/bench.hpp, run_engine_bench).
 std::vector<std::string_view> chess_bench_fens();
-// `progress` (optional) is called after each position.
-BenchReport run_chess_bench(const BenchOptions& options,
-                            const std::function<void(const BenchPosition&)>& progress = {});
 
 }  // namespace kibitz::engine

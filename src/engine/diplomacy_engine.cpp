@@ -155,8 +155,8 @@ EngineReport DiplomacyAdapter::search(const Position& p, const EngineLimits& l,
     }
     std::stable_sort(e.lines.begin(), e.lines.end(),
                      [](const auto& a, const auto& b) { return a.prior > b.prior; });
-  } else {
-    e.how = p.state.phase.type == dip::PhaseType::kMovement ? e.how : "heuristic";
+  } else if (setup_.bot == "rm") {
+    e.how = "heuristic";  // rm leaves retreats and adjustments to the heuristic bot
   }
   e.time_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
@@ -165,7 +165,8 @@ EngineReport DiplomacyAdapter::search(const Position& p, const EngineLimits& l,
 }
 
 Result<std::unique_ptr<DiplomacyAnyEngine>> make_diplomacy_engine(const DiplomacySetup& setup) {
-  if (setup.bot != "rm" && !dip::make_bot(setup.bot, dip::standard_map()))
+  const auto names = dip::bot_names();  // the name only: the bot is made at the first decision
+  if (setup.bot != "rm" && std::find(names.begin(), names.end(), setup.bot) == names.end())
     return fail("no diplomacy bot '{}' (bots: random, heuristic, rm)", setup.bot);
   return std::make_unique<DiplomacyAnyEngine>(setup);
 }

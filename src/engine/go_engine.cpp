@@ -123,18 +123,13 @@ TimePolicy go_time_policy(const Position& pos) {
   // whole period). The safety margin scales with the share: a fixed 100 ms would keep 2.7 s
   // of a 3 s sudden-death clock unused (every share below it fell to the floor).
   const int empty = static_cast<int>(pos.empty_points().size());
-  return TimePolicy{.expected_moves = std::max(20, empty / 3),
-                    .max_horizon = std::numeric_limits<int>::max(),
-                    .reserve_ms = 0,
-                    .reserve_divisor = 0,
-                    .margin_ms = GoEngine::kSafetyMs,
-                    .increment_percent = 0,
-                    .soft_cap = {1, 1},
-                    .stretch = 3,
-                    .hard_cap = {1, 6},
-                    .period_stretch = 2,
-                    .period_cap = {1, 1},
-                    .keep_half = true};
+  TimePolicy p = even_share_policy(std::max(20, empty / 3));
+  p.margin_ms = GoEngine::kSafetyMs;
+  p.increment_percent = 0;
+  p.stretch = 3;
+  p.hard_cap = {1, 6};
+  p.period_stretch = 2;
+  return p;
 }
 
 void charge_clock(GoClock& c, int me, std::int64_t elapsed_ms) {

@@ -210,47 +210,6 @@ std::vector<std::string_view> gomoku_bench_positions() {
   };
 }
 
-BenchReport run_gomoku_bench(const BenchOptions& options, bool pipeline,
-                             const std::function<void(const BenchPosition&)>& progress) {
-  GomokuEngine engine(options.hash_mb);
-  GomokuOptions go;
-  go.threats = pipeline && options.movetime_ms > 0;
-  go.search = options.search;
-  go.search.threads = options.threads;
-  engine.set_options(go);
-  BenchReport report;
-  for (std::string_view moves : gomoku_bench_positions()) {
-    Position pos;
-    bool ok = true;
-    for (const auto& word : split_blanks(moves)) {
-      const auto m = gomoku::parse_move(pos, word);
-      if (!m || !pos.is_legal(*m)) {
-        ok = false;  // the list is fixed and valid; a test checks it
-        break;
-      }
-      pos.apply(*m);
-    }
-    if (!ok || pos.is_terminal()) continue;
-    engine.new_game();
-    GomokuLimits limits;
-    if (options.movetime_ms > 0) {
-      limits.movetime_ms = options.movetime_ms;
-    } else {
-      limits.depth = options.depth;
-    }
-    const auto d = engine.think(pos, limits);
-    report.add({.position = std::string(moves),
-                .nodes = d.nodes,
-                .time_ms = d.time_ms,
-                .depth = d.depth,
-                .best = gomoku::to_text(d.move),
-                .nodes_per_depth = d.nodes_per_depth},
-               d.stats);
-    if (progress) progress(report.positions.back());
-  }
-  return report;
-}
-
 std::vector<std::array<Move, 3>> swap2_openings(int size) {
   const int c = size / 2;
   std::vector<std::array<Move, 3>> out;

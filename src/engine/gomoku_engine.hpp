@@ -104,11 +104,9 @@ Swap2Answer swap2_decide(AnyEngine& engine, std::string_view text, const gomoku:
 std::vector<std::array<gomoku::Move, 3>> swap2_openings(int size);
 
 // `kibitz bench --game gomoku`: middle games of freestyle 15x15 (from Kibitz's own games),
-// each given as the moves played. The alpha-beta stage alone to options.depth (the node
-// signature), or with options.movetime_ms the whole pipeline (`pipeline`) or the alpha-beta
-// alone for that long (the depth-reached figure).
+// each given as the moves played (a position text), searched through the engine contract
+// (engine/bench.hpp, run_engine_bench): the alpha-beta alone to a depth (the node signature),
+// or for a time the whole pipeline or the alpha-beta alone (the depth-reached figure).
 std::vector<std::string_view> gomoku_bench_positions();
-BenchReport run_gomoku_bench(const BenchOptions& options, bool pipeline = false,
-                             const std::function<void(const BenchPosition&)>& progress = {});
 
 }  // namespace kibitz::engine

@@ -407,14 +407,16 @@ void Session::cmd_bench(std::string_view args) {
     logger().warn("uci: bench while searching: ignored");
     return;
   }
-  engine::BenchOptions options;
+  int depth = engine::BenchOptions{}.depth;
   const auto words = split_blanks(args);
-  if (!words.empty() && !parse_number(words[0], options.depth)) {
+  if (!words.empty() && !parse_number(words[0], depth)) {
     logger().warn("uci: bench: depth '{}' is not a number", excerpt(words[0]));
     return;
   }
-  options.depth = std::clamp(options.depth, 1, 64);
-  const auto report = engine::run_chess_bench(options);
+  // `kibitz bench`'s positions on a fresh engine (the session's keeps its table and options).
+  const auto bench_engine = engine::make_chess_any_engine();
+  const auto report = engine::run_engine_bench(*bench_engine, engine::chess_bench_fens(),
+                                               {.depth = std::clamp(depth, 1, 64)});
   send(fmt::format("Nodes searched: {}", report.nodes));
   send(fmt::format("Nodes/second: {}", report.nps()));
 }
