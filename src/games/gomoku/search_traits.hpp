@@ -3,6 +3,8 @@
 // never worth searching), fives, fours and free threes as the "tactical" stage, the forced
 // answers when the opponent has a four or a free three, quiet moves ordered by the shapes they
 // make and block, move-count pruning by remaining depth, history indexed by point.
+#include <array>
+
 #include "api/concepts.hpp"
 #include "games/gomoku/position.hpp"
 
@@ -98,10 +100,25 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   static int no_moves_result(const Position& p) {
     return p.opponent_can_win() || p.opponent_threatens_open_four() ? -1 : 0;
   }
-  // Quiet moves by the shapes they make and block, on the history scale (+-16384): a three
-  // outranks anything history learns, a two most of it. (Ordering by the evaluation's
-  // per-point values played no better, and would tie the order to the weights.)
-  static int quiet_value(const Position& p, Move m) { return move_value(p, m) * 128; }
+  // Quiet moves by what they make and block, summed over the four lines (a point that builds
+  // or blocks on two lines outranks one that does so on one), on the history scale: a free
+  // three or a four made or blocked on one line (2,048 x 8) matches the most history learns;
+  // a flex two or a closed three an eighth of that, a two 1/128. Ordering by the strongest
+  // line alone (own x 16 + blocked x 12) scored 31-34% against PentaZen, this 39% and ...
+  // (BENCHMARKS.md, issue 23, tenth step); by the evaluation's per-point values it played no
+  // better, and would tie the order to the weights.
+  static int quiet_value(const Position& p, Move m) {
+    const auto me = p.side_to_move();
+    const auto them = gomoku::opponent(me);
+    int v = 0;
+    for (int d = 0; d < 4; ++d)
+      v += kQuietLineValue[static_cast<int>(p.pattern(m.sq, me, d))] +
+           kQuietLineValue[static_cast<int>(p.pattern(m.sq, them, d))];
+    return v * 8;
+  }
+  // By Pattern (none, dead, two, flex two, three, free three, four, open four, five, overline).
+  static constexpr std::array<int, 10> kQuietLineValue = {0,    0,    16,   256,  256,
+                                                          2048, 2048, 4096, 8192, 0};
   // Move-count pruning (the generic late move pruning, at every depth): quiet moves come
   // ordered by the shapes they make, and past the first few the rest are not worth a search.
   // Fewer when someone has a four or a free three on the board (the game is forcing there).
