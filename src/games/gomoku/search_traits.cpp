@@ -10,9 +10,9 @@ namespace {
 
 // Quiet moves searched per node by remaining depth d: min(A sqrt(d) - B, C), at least 3, in
 // a quiet position, and min(5 sqrt(d) - 2, 8) where someone has a four or a free three (the
-// shape of PentaZen's move-count pruning). A = 10, B = 8, chosen by self-play at 40 ms a move,
-// pruned more than A = 15, B = 12 (PentaZen's), which scores better against PentaZen with the
-// summed move order (BENCHMARKS.md, issue 23, tenth step).
+// shape of PentaZen's move-count pruning). A = 15, B = 12 are PentaZen's numbers; the earlier
+// 10 and 8, chosen by self-play at 40 ms a move, pruned more and, with the old move order,
+// scored far worse against PentaZen at 1,000 ms (BENCHMARKS.md, issue 23, tenth step).
 constexpr double kQuietA = 15, kQuietB = 12;
 constexpr int kQuietCap = 32;
 constexpr double kForcingA = 5, kForcingB = 2;

@@ -103,10 +103,11 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   // Quiet moves by what they make and block, summed over the four lines (a point that builds
   // or blocks on two lines outranks one that does so on one), on the history scale: a free
   // three or a four made or blocked on one line (2,048 x 8) matches the most history learns;
-  // a flex two or a closed three an eighth of that, a two 1/128. Ordering by the strongest
-  // line alone (own x 16 + blocked x 12) scored 31-34% against PentaZen, this 39% and ...
-  // (BENCHMARKS.md, issue 23, tenth step); by the evaluation's per-point values it played no
-  // better, and would tie the order to the weights.
+  // a flex two or a closed three an eighth of that, a two 1/128. With the wider move-count
+  // limits (search_traits.cpp) this scored 46% against PentaZen at 1,000 ms over 80 games
+  // where ordering by the strongest line alone (own x 16 + blocked x 12) scored 25%
+  // (BENCHMARKS.md, issue 23, tenth step); ordering by the evaluation's per-point values
+  // played no better, and would tie the order to the weights.
   static int quiet_value(const Position& p, Move m) {
     const auto me = p.side_to_move();
     const auto them = gomoku::opponent(me);
