@@ -16,6 +16,7 @@ keeps about one core busy), then merges the games logs and prints the score.
   bench/gomoku_parallel_match.py run --engine "build/release/kibitz gomocup" \\
       --peer /tmp/pentazen/pbrain-pentazen --openings openings.txt --jobs 16 --turn-ms 1000 \\
       --time-limit 530 --out games.txt
+  bench/gomoku_parallel_match.py run ... --turn-ms 100 --engine-turn-ms 400 ...   # time odds
   bench/gomoku_parallel_match.py summary games.txt
   bench/gomoku_parallel_match.py compare base.txt new.txt
 """
@@ -137,6 +138,11 @@ def run(args):
                "--engine2", args.peer, "--name2", args.peer_name, "--games", str(2 * len(chunk)),
                "--board", str(args.board), "--rule", str(args.rule), "--turn-ms", str(args.turn_ms),
                "--openings", op, "--games-log", os.path.join(work, f"games_{j:02d}.txt"), "--quiet"]
+        if args.engine_turn_ms:
+            # Time odds: Kibitz is told its own turn time after the referee's, and the grace
+            # before a timeout loss covers it. Its moves past --turn-ms count as overtime.
+            cmd += ["--info1", f"timeout_turn {args.engine_turn_ms}", "--tolerance-ms",
+                    str(max(1000, args.engine_turn_ms - args.turn_ms + 1000))]
         out = open(os.path.join(work, f"referee_{j:02d}.txt"), "w")
         # Its own process group: at the time limit the referee goes with its engines.
         procs.append((subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
@@ -176,6 +182,8 @@ def main():
     r.add_argument("--board", type=int, default=15)
     r.add_argument("--rule", type=int, default=0)
     r.add_argument("--turn-ms", type=int, default=1000)
+    r.add_argument("--engine-turn-ms", type=int, default=0,
+                   help="time odds: Kibitz's own turn time (default: --turn-ms)")
     r.add_argument("--time-limit", type=float, default=0,
                    help="seconds; referees still playing then are stopped (0: none)")
     r.add_argument("--referee", default=REFEREE)
