@@ -3,7 +3,7 @@ PRESET ?= release
 BUILD  := build/$(PRESET)
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: run test bench format build configure deps asan clean
+.PHONY: run test bench python format build configure deps asan clean
 
 run: configure
 	cmake --build $(BUILD) -j $(JOBS) --target kibitz
@@ -18,6 +18,11 @@ test: build
 bench: build
 	$(BUILD)/bench/kibitz_bench --benchmark_min_time=0.2
 	$(BUILD)/kibitz perft --depth 6
+
+# The Python module: build/<preset>/python/kibitz (docs/python.md).
+python: configure
+	cmake --build $(BUILD) -j $(JOBS) --target kibitz_python
+	@echo "make python: PYTHONPATH=$(BUILD)/python /usr/bin/python3 -c 'import kibitz'"
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -26,6 +26,31 @@ class AnyState {
   virtual Result<void> apply(std::string_view move) = 0;
   virtual std::uint64_t hash() const = 0;
   virtual std::string to_string() const = 0;  // the game's standard position text
+  // A text that reads back (through the game's StateFactory) to this state with its history:
+  // to_string() where that keeps the moves; chess adds them to the FEN it started from.
+  virtual std::string serialize() const { return to_string(); }
+  // The actions of the moves played, those of the position text's move list included (not
+  // setup stones); numbered as below, empty where the game has no numbered actions.
+  virtual std::vector<int> history() const { return {}; }
+
+  // Moves as numbers (the Python bindings' actions): each move of the game has one in
+  // [0, num_distinct_actions()), the same in every position (docs/python.md lists them per
+  // game). 0: the game has none, and the calls below fail.
+  virtual int num_distinct_actions() const { return 0; }
+  virtual std::vector<int> legal_actions() const { return {}; }
+  virtual Result<void> apply_action(int action) {
+    return fail("action {}: this game has no numbered actions", action);
+  }
+  // The move's text for any action in range, legal here or not; the action of a move text.
+  virtual Result<std::string> action_to_string(int action) const {
+    return fail("action {}: this game has no numbered actions", action);
+  }
+  virtual Result<int> string_to_action(std::string_view move) const {
+    return fail("move '{}': this game has no numbered actions", move);
+  }
+  // Plays uniformly random legal moves (seeded) until the game ends or max_plies have been
+  // played; returns the plies played. Stops early where no move is left.
+  virtual int play_random(std::uint64_t seed, int max_plies) = 0;
 };
 
 // Makes a game's starting position from its position text ("" = the standard start); the

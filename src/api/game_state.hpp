@@ -1,7 +1,13 @@
 #pragma once
 // What every AnyState over a Game-concept position shares. A game's state class derives from
-// GameState<Self, Position> and adds apply(), to_string() and move_text(move) (the notation
-// legal_moves() writes).
+// GameState<Self, Position> and adds to_string() and:
+//   std::string move_text(Move) const            the notation legal_moves() writes
+//   Result<Move> parse(std::string_view) const   a move text to a legal move, or why not
+//   void play(Move)                              plays a legal move (and records it)
+//   int num_actions() const                      how many numbered actions the game has
+//   int action_of(Move) const                    a move's number, position-independent
+//   std::string action_text(int) const           an action's move text, any position
+// apply(text) is parse() then play(); a game that takes more (Go's "B:d4") overrides it.
 #include <fmt/format.h>
 
 #include <memory>
@@ -14,6 +20,7 @@
 
 #include "api/any_state.hpp"
 #include "api/concepts.hpp"
+#include "core/rng.hpp"
 
 namespace kibitz {
 
@@ -24,7 +31,10 @@ class GameState : public AnyState {
   std::unique_ptr<AnyState> clone() const override {
     return std::make_unique<Derived>(static_cast<const Derived&>(*this));
   }
-  int current_player() const override { return pos_.current_player(); }
+  // kTerminalPlayer once the game is over, whatever the position says (chess keeps its side).
+  int current_player() const override {
+    return pos_.is_terminal() ? kTerminalPlayer : pos_.current_player();
+  }
   bool is_terminal() const override { return pos_.is_terminal(); }
   std::vector<double> returns() const override {
     const auto r = pos_.returns();
@@ -41,8 +51,74 @@ class GameState : public AnyState {
   std::uint64_t hash() const override { return pos_.hash(); }
   const G& position() const { return pos_; }
 
+  Result<void> apply(std::string_view text) override {
+    auto m = self().parse(text);
+    if (!m) return tl::unexpected(m.error());
+    play_recorded(*m);
+    return {};
+  }
+  std::vector<int> history() const override { return history_; }
+  int num_distinct_actions() const override { return self().num_actions(); }
+  std::vector<int> legal_actions() const override {
+    MoveList<G> moves;
+    if (!pos_.is_terminal()) pos_.legal_moves(moves);
+    std::vector<int> out;
+    out.reserve(moves.size());
+    for (const auto m : moves) out.push_back(self().action_of(m));
+    return out;
+  }
+  Result<void> apply_action(int action) override {
+    if (action < 0 || action >= self().num_actions())
+      return fail("action {} is outside 0..{}", action, self().num_actions() - 1);
+    if (pos_.is_terminal()) return fail("action {}: the game is over", action);
+    MoveList<G> moves;
+    pos_.legal_moves(moves);
+    for (const auto m : moves)
+      if (self().action_of(m) == action) {
+        play_recorded(m);
+        return {};
+      }
+    return fail("action {} ({}) is not legal here", action, self().action_text(action));
+  }
+  Result<std::string> action_to_string(int action) const override {
+    if (action < 0 || action >= self().num_actions())
+      return fail("action {} is outside 0..{}", action, self().num_actions() - 1);
+    return self().action_text(action);
+  }
+  Result<int> string_to_action(std::string_view text) const override {
+    auto m = self().parse(text);
+    if (!m) return tl::unexpected(m.error());
+    return self().action_of(*m);
+  }
+  int play_random(std::uint64_t seed, int max_plies) override {
+    Rng rng(seed);
+    MoveList<G> moves;
+    int plies = 0;
+    while (plies < max_plies && !pos_.is_terminal()) {
+      moves.clear();
+      pos_.legal_moves(moves);
+      if (moves.size() == 0) break;
+      play_recorded(moves[static_cast<std::size_t>(rng.below(moves.size()))]);
+      ++plies;
+    }
+    return plies;
+  }
+
  protected:
+  // A move played by a game's own apply() (Go's "B:d4"), kept in the history.
+  void record_action(typename G::Move m) { history_.push_back(self().action_of(m)); }
+  // Plays a legal move through the game's play() and keeps its action in the history.
+  void play_recorded(typename G::Move m) {
+    self().play(m);
+    history_.push_back(self().action_of(m));
+  }
+
   G pos_;
+
+ private:
+  std::vector<int> history_;
+  Derived& self() { return static_cast<Derived&>(*this); }
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
 
 // Plays a position text's move words on `state` (its apply()), an error naming the game and

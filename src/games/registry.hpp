@@ -52,6 +52,15 @@ struct GameEntry {
   // The position from the game's position text ("" = the standard start). Empty where the
   // game has no AnyState (Diplomacy's phases are simultaneous).
   StateFactory new_state;
+  // The parameters of the Python bindings' load_game(name, **params): each one's name, how it
+  // is written at the head of the position text ("komi {}"), in the order the text takes
+  // them, and what it takes. The text of a game's start is the given ones, written so.
+  struct PositionParam {
+    std::string name;
+    std::string format;
+    std::string help;
+  };
+  std::vector<PositionParam> position_params;
   unsigned match_settings = 0;  // MatchSetting bits
   // The referee of `kibitz match` for these settings (they have passed match_settings).
   // Empty: the generic referee over new_state (match/state_arena.hpp).

@@ -39,19 +39,23 @@ class TicTacToeState final : public GameState<TicTacToeState, TicTacToe> {
  public:
   using GameState::GameState;
   std::string move_text(TicTacToe::Move m) const { return std::to_string(m); }
-  Result<void> apply(std::string_view text) override {
+  Result<TicTacToe::Move> parse(std::string_view text) const {
     if (text.size() != 1 || text[0] < '0' || text[0] > '8')
       return fail("'{}' is not a cell (0 to 8)", text);
     const auto m = static_cast<TicTacToe::Move>(text[0] - '0');
     MoveList<TicTacToe> moves;
     pos_.legal_moves(moves);
-    bool legal = false;
-    for (auto x : moves) legal = legal || x == m;
-    if (!legal) return fail("cell {} is not free", text);
-    pos_.apply(m);
-    played_ += (played_.empty() ? "" : " ") + std::string(text);
-    return {};
+    for (auto x : moves)
+      if (x == m) return m;
+    return fail("cell {} is not free", text);
   }
+  void play(TicTacToe::Move m) {
+    pos_.apply(m);
+    played_ += (played_.empty() ? "" : " ") + move_text(m);
+  }
+  int num_actions() const { return 9; }
+  int action_of(TicTacToe::Move m) const { return m; }
+  std::string action_text(int a) const { return std::to_string(a); }
   std::string to_string() const override { return played_; }
 
  private:

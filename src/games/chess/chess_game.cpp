@@ -13,18 +13,42 @@ class ChessState final : public GameState<ChessState, Position> {
  public:
   using GameState::GameState;
   std::string move_text(Move m) const { return to_uci(m); }
-  Result<void> apply(std::string_view text) override {
+  Result<Move> parse(std::string_view text) const {
     // UCI first ("e2e4"), then SAN ("e4"); report the error of the notation it looks like.
     auto m = parse_uci(pos_, text);
     if (!m) {
       const bool looks_uci = text.size() >= 4 && parse_square(text.substr(0, 2)).has_value();
       if (!looks_uci) m = parse_san(pos_, text);
     }
-    if (!m) return tl::unexpected(m.error());
-    pos_.apply(*m);
-    return {};
+    return m;
+  }
+  void play(Move m) {
+    if (start_.empty()) start_ = pos_.fen();
+    pos_.apply(m);
+    moves_ += " " + to_uci(m);
+  }
+  // The FEN the moves started from, then the moves: the repetition history reads back too.
+  std::string serialize() const override {
+    return moves_.empty() ? pos_.fen() : start_ + " moves" + moves_;
+  }
+  // from + 64 to + 4096 promotion (0 none, 1..4 knight, bishop, rook, queen): castling is the
+  // king's move, as in UCI.
+  static constexpr int kPromotionStride = 64 * 64;
+  int num_actions() const { return 5 * kPromotionStride; }
+  int action_of(Move m) const {
+    const int promotion = m.is_promotion() ? 1 + (m.flag() & 3) : 0;
+    return m.from() + 64 * m.to() + kPromotionStride * promotion;
+  }
+  std::string action_text(int a) const {
+    std::string out = square_name(a % 64) + square_name(a / 64 % 64);
+    if (const int promotion = a / kPromotionStride) out += "nbrq"[promotion - 1];
+    return out;
   }
   std::string to_string() const override { return pos_.fen(); }
+
+ private:
+  std::string start_;  // the FEN before the first move played here
+  std::string moves_;  // " e2e4 e7e5": the moves played here
 };
 
 Result<std::unique_ptr<ChessState>> parse_state(std::string_view text) {

@@ -14,6 +14,7 @@ GameEntry registry_entry() {
   e.demo = cli::demo_chess;
   e.summary = "standard chess (position: a FEN or startpos, then \"moves e2e4 e7e5\"; UCI or SAN)";
   e.num_players = 2;
+  e.position_params = {{"fen", "{}", "a FEN (default: the standard start)"}};
   e.new_state = new_any_state;
   e.arena = [](const match::GameSettings&) -> Result<std::unique_ptr<match::GameKind>> {
     return match::make_chess_kind();

@@ -19,6 +19,28 @@ class GoState final : public GameState<GoState, Position> {
  public:
   using GameState::GameState;
   std::string move_text(Move m) const { return to_vertex(m, pos_.size()); }
+  // A move of the side to move.
+  Result<Move> parse(std::string_view text) const {
+    if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
+    auto m = parse_vertex(text, pos_.size());
+    if (!m) return tl::unexpected(m.error());
+    if (m->is_resign()) return fail("move '{}': resigning is not a move here", text);
+    if (!pos_.is_legal(*m)) return fail("move '{}' is not legal here", text);
+    return *m;
+  }
+  void play(Move m) {
+    pos_.apply(m);
+    moves_.push_back({m, std::nullopt});
+  }
+  // x + size y (a1 is 0, the columns skipping i as on the board), pass the last.
+  int num_actions() const { return pos_.size() * pos_.size() + 1; }
+  int action_of(Move m) const {
+    return m.is_pass() ? pos_.size() * pos_.size() : x_of(m.sq) + pos_.size() * y_of(m.sq);
+  }
+  std::string action_text(int a) const {
+    const int n = pos_.size();
+    return to_vertex(a == n * n ? Move::pass() : Move::at(a % n, a / n), n);
+  }
   // A move, or "B:d4" / "W:pass": that colour plays, whoever was to move (two moves of one
   // colour in a row: handicap stones played as moves, an SGF main line).
   Result<void> apply(std::string_view text) override {
@@ -41,6 +63,7 @@ class GoState final : public GameState<GoState, Position> {
       return r;
     }
     moves_.push_back({*m, out_of_turn ? std::optional<Color>(colour) : std::nullopt});
+    record_action(*m);
     return {};
   }
   std::string to_string() const override {

@@ -15,6 +15,8 @@ GameEntry registry_entry() {
   e.demo = cli::demo_go;
   e.summary = "Go, area scoring (position: [size] [komi K] moves, e.g. \"9 komi 7.5 e5 c3 pass\")";
   e.num_players = 2;
+  e.position_params = {{"size", "{}", "the board's side, 5 to 19"},
+                       {"komi", "komi {}", "added to white's area"}};
   e.new_state = new_any_state;
   e.match_settings = kBoardSizeSetting | kRuleSetting | kKomiSetting;
   e.arena = match::make_go_kind;

@@ -16,15 +16,23 @@ class GomokuState final : public GameState<GomokuState, Position> {
  public:
   using GameState::GameState;
   std::string move_text(Move m) const { return to_text(m); }
-  Result<void> apply(std::string_view text) override {
+  Result<Move> parse(std::string_view text) const {
     if (pos_.is_terminal()) return fail("move '{}': the game is over", text);
     auto m = parse_move(pos_, text);
     if (!m) return tl::unexpected(m.error());
     if (!pos_.is_legal(*m))
       return fail("move '{}' is not legal (forbidden under {})", text, rule_name(pos_.rule()));
-    pos_.apply(*m);
-    moves_.push_back(*m);
-    return {};
+    return *m;
+  }
+  void play(Move m) {
+    pos_.apply(m);
+    moves_.push_back(m);
+  }
+  // x + size y: a1 is 0, b1 is 1, a2 is the size.
+  int num_actions() const { return pos_.size() * pos_.size(); }
+  int action_of(Move m) const { return x_of(m.sq) + pos_.size() * y_of(m.sq); }
+  std::string action_text(int a) const {
+    return to_text(Move{static_cast<std::uint16_t>(square_of(a % pos_.size(), a / pos_.size()))});
   }
   std::string to_string() const override {
     std::string out;

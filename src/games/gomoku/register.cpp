@@ -16,6 +16,8 @@ GameEntry registry_entry() {
       "gomoku: freestyle, exact5, renju, capture (position: [rule] [size] moves, e.g. \"renju "
       "15 h8 i9\")";
   e.num_players = 2;
+  e.position_params = {{"rule", "{}", "freestyle, exact5, renju or capture"},
+                       {"size", "{}", "the board's side, 15 to 20"}};
   e.new_state = new_any_state;
   e.match_settings = kBoardSizeSetting | kRuleSetting;
   e.arena = match::make_gomoku_kind;

@@ -19,16 +19,24 @@ class HeartsState final : public GameState<HeartsState, State> {
  public:
   HeartsState(const Deal& deal, PassDir dir) : GameState(State(deal, dir)), deal_(deal) {}
   std::string move_text(Card c) const { return hearts::to_string(c); }
-  Result<void> apply(std::string_view text) override {
+  Result<Card> parse(std::string_view text) const {
     if (pos_.is_terminal()) return fail("card '{}': the hand is over", text);
     auto c = parse_card(text);
     if (!c) return tl::unexpected(c.error());
     if (!pos_.is_legal(*c))
       return fail("card {} is not legal for seat {} now", hearts::to_string(*c),
                   pos_.current_player());
-    pos_.apply(*c);
-    played_.push_back(*c);
-    return {};
+    return *c;
+  }
+  void play(Card c) {
+    pos_.apply(c);
+    played_.push_back(c);
+  }
+  // 13 suit + rank: the clubs 2..A are 0..12, then diamonds, spades, hearts (the Suit order).
+  int num_actions() const { return 52; }
+  int action_of(Card c) const { return c.suit() * 13 + c.rank(); }
+  std::string action_text(int a) const {
+    return hearts::to_string(Card(static_cast<Suit>(a / 13), a % 13));
   }
   std::string to_string() const override {
     std::string out(hearts::to_string(pos_.pass_dir()));

@@ -17,6 +17,8 @@ GameEntry registry_entry() {
       "Hearts, four seats, the whole deal visible (position: [pass] 52 cards N E S W or "
       "\"seed N\", then the cards played)";
   e.num_players = 4;
+  e.position_params = {{"pass", "{}", "left, right, across or none"},
+                       {"seed", "seed {}", "the deal's seed"}};
   e.new_state = new_any_state;
   e.engine = engine::make_hearts_any_engine;
   e.arena = match::make_hearts_kind;
