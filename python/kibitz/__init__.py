@@ -10,7 +10,11 @@
 See docs/python.md for the games' parameters, the action numbering of each game and the
 figures of speed.
 """
+import json as _json
+
+from ._kibitz import _diplomacy_adjudicate, _diplomacy_initial_state
 from ._kibitz import (  # noqa: F401
+    Engine,
     Game,
     KibitzError,
     State,
@@ -20,4 +24,19 @@ from ._kibitz import (  # noqa: F401
     random_games,
 )
 
-__all__ = ["Game", "KibitzError", "State", "game_parameters", "games", "load_game", "random_games"]
+__all__ = ["adjudicate", "diplomacy_initial_state", "Engine", "Game", "KibitzError", "State", "game_parameters", "games", "load_game", "random_games"]
+
+
+def diplomacy_initial_state():
+    """Diplomacy's standard opening (spring 1901) as a state dict (docs/diplomacy.md's JSON)."""
+    return _json.loads(_diplomacy_initial_state())
+
+
+def adjudicate(state, orders):
+    """One Diplomacy phase adjudicated: `state` a state dict (or its JSON text), `orders` order
+    lines ("England: A LON - NTH", "F BRE - MAO"). Returns a dict: "lines", the report as
+    `kibitz diplomacy adjudicate` prints it; "succeeded", one bool per order; "next", the
+    state after the phase. A malformed order or state raises KibitzError."""
+    text = state if isinstance(state, str) else _json.dumps(state)
+    lines, succeeded, next_state = _diplomacy_adjudicate(text, list(orders))
+    return {"lines": lines, "succeeded": succeeded, "next": _json.loads(next_state)}

@@ -30,3 +30,8 @@ def test_random_playouts_example():
 def test_engine_vs_bot_example():
     out = run_example("engine_vs_bot.py", "2", "20")
     assert out.strip().endswith("of 2")
+
+
+def test_policy_training_example():
+    out = run_example("policy_training.py", "8", "2")
+    assert "self-play games; held-out top-1 agreement" in out

@@ -17,7 +17,7 @@ GAMES = {
 
 
 def test_games_listed():
-    assert kibitz.games() == ["chess", "gomoku", "go", "hearts"]
+    assert kibitz.games() == ["chess", "gomoku", "go", "hearts", "diplomacy"]
     assert set(kibitz.game_parameters("go")) == {"size", "komi"}
 
 
@@ -130,7 +130,7 @@ def test_bad_input_raises():
     with pytest.raises(kibitz.KibitzError):
         kibitz.load_game("chess", fen="not a fen")
     with pytest.raises(kibitz.KibitzError, match="simultaneous"):
-        kibitz.load_game("diplomacy")
+        kibitz.load_game("diplomacy").new_initial_state()
     state = kibitz.load_game("chess").new_initial_state()
     with pytest.raises(kibitz.KibitzError, match="not legal"):
         state.apply_action(12 + 64 * 36)  # e2e5
@@ -155,3 +155,77 @@ def test_random_games_release_the_gil(other_thread_ticks):
     result, ticks = other_thread_ticks(lambda: kibitz.random_games(game, 300, seed=1))
     assert result["games"] == 300 and result["plies"] > 300 * 100
     assert ticks > 0
+
+
+def test_observation_tensors():
+    """docs/python.md's layouts, checked on positions set up by hand."""
+    import numpy as np
+
+    gomoku = kibitz.load_game("gomoku").new_state("h8 i9")
+    black, white = gomoku.observation_tensor(0), gomoku.observation_tensor(1)
+    assert black.shape == (3, 15, 15) and black.dtype == np.float32
+    assert black[0, 7, 7] == 1 and black[1, 8, 8] == 1 and black[0].sum() == black[1].sum() == 1
+    assert black[2].sum() == 225 and white[2].sum() == 0  # black is to move
+    assert (white[0] == black[1]).all() and (white[1] == black[0]).all()
+    assert (gomoku.observation_tensor() == black).all()
+
+    go = kibitz.load_game("go", size=9).new_state("9 komi 7.5 E5")
+    t = go.observation_tensor(1)
+    assert t.shape == (4, 9, 9) and t[1, 4, 4] == 1 and t[0].sum() == 0 and t[3].sum() == 81
+
+    chess = kibitz.load_game("chess").new_initial_state()
+    w, b = chess.observation_tensor(0), chess.observation_tensor(1)
+    assert w.shape == (20, 8, 8)
+    assert w[0, 1].sum() == 8 and w[0].sum() == 8  # white pawns on rank 2
+    assert w[5, 0, 4] == 1 and w[11, 7, 4] == 1  # kings on e1, e8
+    assert b[0, 6].sum() == 8 and b[5, 7, 4] == 1  # seen by black, its own pawns on rank 7
+    assert w[12].sum() == 64 and b[12].sum() == 0
+    assert w[13:17].sum() == 4 * 64 and w[17].sum() == 0 and w[19].sum() == 64
+    chess.apply_move("e2e4")
+    assert chess.observation_tensor(1)[17, 2, 4] == 1  # en passant on e3
+
+    hearts = kibitz.load_game("hearts", seed=4).new_initial_state()
+    h = hearts.observation_tensor(0)
+    assert h.shape == (580,) and h[:52].sum() == 13 and h[52:580 - 8].sum() == 0
+    assert h[580 - 8] == 1  # passing to the left
+    hands = sum(hearts.observation_tensor(p)[:52] for p in range(4))
+    assert (hands == 1).all()  # the four hands are the deck, each seat sees only its own
+    with pytest.raises(kibitz.KibitzError):
+        hearts.observation_tensor(4)
+
+
+def test_information_state_strings():
+    chess = kibitz.load_game("chess").new_initial_state()
+    chess.apply_move("e2e4")
+    assert chess.information_state_string(0) == chess.serialize()
+    hearts = kibitz.load_game("hearts", seed=4).new_initial_state()
+    views = {hearts.information_state_string(p) for p in range(4)}
+    assert len(views) == 4 and all(v.startswith("view") for v in views)
+
+
+def test_hearts_deal_as_chance_nodes():
+    """Without a seed, a Hearts state starts by dealing: 52 chance nodes, each card once and
+    each left card equally likely; card k goes to seat k % 4."""
+    game = kibitz.load_game("hearts")
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.current_player() == -1
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 52 and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+    for k in range(52):
+        assert len(state.legal_actions()) == 52 - k
+        state.apply_action(51 - k)  # aces of hearts first: seat 0 gets AH, QH, 9H, ...
+    assert not state.is_chance_node() and state.current_player() == 0
+    assert state.history() == list(range(51, -1, -1))
+    hand = state.observation_tensor(0)[:52]
+    assert set(hand.nonzero()[0]) == set(range(51, -1, -4))
+    with pytest.raises(kibitz.KibitzError):
+        game.new_initial_state().apply_action(52)
+    dealing = game.new_initial_state()
+    dealing.apply_move("AH")
+    with pytest.raises(kibitz.KibitzError, match="drawn already"):
+        dealing.apply_move("AH")
+    with pytest.raises(kibitz.KibitzError, match="chance node"):
+        dealing.observation_tensor(0)
+    assert dealing.play_random(seed=3) > 0 and dealing.is_terminal()
+    assert sum(dealing.returns()) in (-26.0, -78.0)
+    assert dealing.history()[0] == 51 and len(dealing.history()) == 52 + 64

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,13 @@ class AnyState {
   virtual Result<int> string_to_action(std::string_view move) const {
     return fail("move '{}': this game has no numbered actions", move);
   }
+  // What `player` observes, as floats in the game's fixed layout (docs/python.md gives each):
+  // the shape, and the values written into `out`, whose size is the shape's product. An
+  // empty shape: the game has none.
+  virtual std::vector<int> observation_shape() const { return {}; }
+  virtual void observation_tensor(int /*player*/, std::span<float> /*out*/) const {}
+  // What `player` knows, as text: serialize() where every player sees everything.
+  virtual std::string information_state_string(int /*player*/) const { return serialize(); }
   // Plays uniformly random legal moves (seeded) until the game ends or max_plies have been
   // played; returns the plies played. Stops early where no move is left.
   virtual int play_random(std::uint64_t seed, int max_plies) = 0;

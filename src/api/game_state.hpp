@@ -10,6 +10,7 @@
 // apply(text) is parse() then play(); a game that takes more (Go's "B:d4") overrides it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -90,6 +91,24 @@ class GameState : public AnyState {
     if (!m) return tl::unexpected(m.error());
     return self().action_of(*m);
   }
+  // A game's observation, where its state class has one: observation_layout() (the shape)
+  // and observe(player, out); information(player) where a player does not see everything.
+  std::vector<int> observation_shape() const override {
+    if constexpr (requires(const Derived& d) { d.observation_layout(); })
+      return self().observation_layout();
+    else
+      return {};
+  }
+  void observation_tensor(int player, std::span<float> out) const override {
+    if constexpr (requires(const Derived& d) { d.observe(player, out); })
+      self().observe(player, out);
+  }
+  std::string information_state_string(int player) const override {
+    if constexpr (requires(const Derived& d) { d.information(player); })
+      return self().information(player);
+    else
+      return this->serialize();
+  }
   int play_random(std::uint64_t seed, int max_plies) override {
     Rng rng(seed);
     MoveList<G> moves;
@@ -120,6 +139,24 @@ class GameState : public AnyState {
   Derived& self() { return static_cast<Derived&>(*this); }
   const Derived& self() const { return static_cast<const Derived&>(*this); }
 };
+
+// The planes a board game's observation starts from, [planes][n][n] indexed by [plane][y][x]:
+// the player's stones (plane 0), the other player's (1) and, in the last plane, ones where
+// the player is to move; the planes between are left 0. colour_at(x, y) is the colour there
+// (0 or 1; anything else: empty).
+template <class ColourAt>
+void observe_board(int n, int planes, int player, bool to_move, ColourAt colour_at,
+                   std::span<float> out) {
+  const int area = n * n;
+  std::fill(out.begin(), out.end(), 0.0f);
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) {
+      const int i = x + n * y;
+      const int c = colour_at(x, y);
+      if (c == 0 || c == 1) out[static_cast<std::size_t>((c == player ? 0 : 1) * area + i)] = 1;
+      if (to_move) out[static_cast<std::size_t>((planes - 1) * area + i)] = 1;
+    }
+}
 
 // Plays a position text's move words on `state` (its apply()), an error naming the game and
 // the word's number ("go position, move 3: ...").

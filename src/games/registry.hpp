@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,17 @@ struct GameEntry {
     std::string help;
   };
   std::vector<PositionParam> position_params;
+  // A start dealt by chance, for the Python module's chance nodes (OpenSpiel's way): when the
+  // game is loaded without its `seed` parameter, the state begins with `outcomes` chance
+  // actions, each outcome drawn once, uniformly from those left (Hearts: the 52 cards, dealt
+  // to the seats in turn); text(head, drawn) is then the position text, and name(outcome) an
+  // outcome's text. Empty: no chance.
+  struct ChanceStart {
+    int outcomes = 0;
+    std::function<std::string(std::string_view head, std::span<const int> drawn)> text;
+    std::function<std::string(int outcome)> name;
+  };
+  std::optional<ChanceStart> chance_start;
   unsigned match_settings = 0;  // MatchSetting bits
   // The referee of `kibitz match` for these settings (they have passed match_settings).
   // Empty: the generic referee over new_state (match/state_arena.hpp).

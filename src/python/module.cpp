@@ -2,6 +2,7 @@
 // behind an OpenSpiel-like interface. One call crosses into C++ per command; the loops that
 // need speed (random games) run in C++ with the GIL released. Errors are KibitzError (a
 // ValueError) carrying the one-line message. See docs/python.md.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -9,13 +10,18 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/rng.hpp"
 #include "engine/any_engine.hpp"
+#include "games/diplomacy/datc.hpp"
+#include "games/diplomacy/map.hpp"
+#include "games/diplomacy/state.hpp"
 #include "games/registry.hpp"
 
 namespace py = pybind11;
@@ -49,7 +55,8 @@ class Game {
         words_(std::move(words)),
         seed_param_(seed_param),
         params_(std::move(params)) {
-    num_actions_ = value_or_raise(entry_->new_state(head()))->num_distinct_actions();
+    if (entry_->new_state)
+      num_actions_ = value_or_raise(entry_->new_state(head()))->num_distinct_actions();
   }
   const GameEntry& entry() const { return *entry_; }
   // The head of the start's text; with a seed, that seed for the unfixed seed parameter.
@@ -66,9 +73,16 @@ class Game {
     return out;
   }
   bool draws_seed() const { return seed_param_ >= 0; }
+  // Its start is dealt by chance nodes (the seed that would draw it was not given).
+  bool deals_by_chance() const { return draws_seed() && entry_->chance_start.has_value(); }
   py::dict params() const { return params_; }
   int num_actions() const { return num_actions_; }
   std::unique_ptr<AnyState> make(const std::string& text) const {
+    if (!entry_->new_state)
+      throw KibitzError(entry_->name +
+                        ": its moves are simultaneous, so it has no State; "
+                        "kibitz.diplomacy_initial_state(), adjudicate() and the engine "
+                        "(search a position text) serve it");
     return value_or_raise(entry_->new_state(text));
   }
 
@@ -80,18 +94,125 @@ class Game {
   int num_actions_ = 0;
 };
 
+// A state of a game: the game's AnyState, or, while a start is dealt by chance (the game's
+// ChanceStart, when loaded without its seed), the outcomes drawn so far.
 class State {
  public:
+  static constexpr int kChancePlayer = -1;  // OpenSpiel's number for chance
+
   State(std::shared_ptr<Game> game, std::unique_ptr<AnyState> s)
       : game_(std::move(game)), s_(std::move(s)) {}
+  // A start dealt by chance.
+  explicit State(std::shared_ptr<Game> game) : game_(std::move(game)), dealing_(true) {}
+
   const std::shared_ptr<Game>& game() const { return game_; }
-  AnyState& state() { return *s_; }
-  const AnyState& state() const { return *s_; }
-  State clone() const { return State(game_, s_->clone()); }
+  bool is_chance_node() const { return dealing_; }
+  // The game's state; an error while the start is being dealt.
+  AnyState& state() { return const_cast<AnyState&>(std::as_const(*this).state()); }
+  const AnyState& state() const {
+    if (dealing_)
+      throw KibitzError("a chance node: the start is being dealt (" +
+                        std::to_string(drawn_.size()) + " of " + std::to_string(chance().outcomes) +
+                        " outcomes drawn)");
+    return *s_;
+  }
+  State clone() const {
+    State out(game_, s_ ? s_->clone() : nullptr);
+    out.dealing_ = dealing_;
+    out.drawn_ = drawn_;
+    return out;
+  }
+
+  int current_player() const { return dealing_ ? kChancePlayer : s_->current_player(); }
+  bool is_terminal() const { return !dealing_ && s_->is_terminal(); }
+  std::vector<double> returns() const {
+    return dealing_ ? std::vector<double>(static_cast<std::size_t>(game_->entry().num_players), 0.0)
+                    : s_->returns();
+  }
+  std::vector<int> legal_actions() const {
+    if (!dealing_) return s_->legal_actions();
+    std::vector<int> out;
+    for (int a = 0; a < chance().outcomes; ++a)
+      if (!drawn(a)) out.push_back(a);
+    return out;
+  }
+  std::vector<std::pair<int, double>> chance_outcomes() const {
+    std::vector<std::pair<int, double>> out;
+    if (!dealing_) return out;
+    const auto left = legal_actions();
+    for (const int a : left) out.emplace_back(a, 1.0 / static_cast<double>(left.size()));
+    return out;
+  }
+  std::vector<std::string> legal_moves() const {
+    if (!dealing_) return s_->legal_moves();
+    std::vector<std::string> out;
+    for (const int a : legal_actions()) out.push_back(chance().name(a));
+    return out;
+  }
+  void apply_action(int a) {
+    if (!dealing_) return ok_or_raise(s_->apply_action(a));
+    if (a < 0 || a >= chance().outcomes)
+      throw KibitzError("chance action " + std::to_string(a) + " is outside 0.." +
+                        std::to_string(chance().outcomes - 1));
+    if (drawn(a))
+      throw KibitzError("chance action " + std::to_string(a) + " (" + chance().name(a) +
+                        ") was drawn already");
+    drawn_.push_back(a);
+    if (static_cast<int>(drawn_.size()) == chance().outcomes) {
+      s_ = game_->make(chance().text(game_->head(), drawn_));
+      dealing_ = false;
+    }
+  }
+  void apply_move(const std::string& move) {
+    if (!dealing_) return ok_or_raise(s_->apply(move));
+    apply_action(string_to_action(move));
+  }
+  std::string action_to_string(int a) const {
+    if (!dealing_) return value_or_raise(s_->action_to_string(a));
+    if (a < 0 || a >= chance().outcomes)
+      throw KibitzError("chance action " + std::to_string(a) + " is outside 0.." +
+                        std::to_string(chance().outcomes - 1));
+    return chance().name(a);
+  }
+  int string_to_action(const std::string& move) const {
+    if (!dealing_) return value_or_raise(s_->string_to_action(move));
+    for (int a = 0; a < chance().outcomes; ++a)
+      if (chance().name(a) == move) return a;
+    throw KibitzError("'" + move + "' is not an outcome of this chance node");
+  }
+  // The chance actions drawn, then the game's own.
+  std::vector<int> history() const {
+    std::vector<int> out = drawn_;
+    if (s_) {
+      const auto h = s_->history();
+      out.insert(out.end(), h.begin(), h.end());
+    }
+    return out;
+  }
+  std::string text() const {
+    if (!dealing_) return s_->to_string();
+    std::string out = "dealing:";
+    for (const int a : drawn_) out += " " + chance().name(a);
+    return out;
+  }
+  // The rest of the deal drawn with the seed's stream, then random moves to the end.
+  int play_random(std::uint64_t seed, int max_plies) {
+    Rng rng(seed);
+    while (dealing_) {
+      const auto left = legal_actions();
+      apply_action(left[static_cast<std::size_t>(rng.below(left.size()))]);
+    }
+    return s_->play_random(rng.next(), max_plies);
+  }
 
  private:
+  const GameEntry::ChanceStart& chance() const { return *game_->entry().chance_start; }
+  bool drawn(int a) const { return std::find(drawn_.begin(), drawn_.end(), a) != drawn_.end(); }
+
   std::shared_ptr<Game> game_;
   std::unique_ptr<AnyState> s_;
+  bool dealing_ = false;
+  std::vector<int> drawn_;  // the chance outcomes drawn, in order
 };
 
 // A game's engine (the one contract, engine/any_engine.hpp) for Python: the search of each
@@ -111,10 +232,11 @@ class Engine {
   std::unique_ptr<engine::AnyEngine> engine_;
 };
 
-py::dict report_dict(const engine::EngineReport& r, const AnyState& state) {
+// The answer as a dict; `state` (when searched from one) gives the move's action.
+py::dict report_dict(const engine::EngineReport& r, const AnyState* state) {
   py::dict out;
   out["move"] = r.move;
-  const auto action = state.string_to_action(r.move);
+  const auto action = state ? state->string_to_action(r.move) : Result<int>(fail("no state"));
   out["action"] = action ? py::object(py::int_(*action)) : py::object(py::none());
   out["score"] = r.score;
   out["decided"] = r.decided;
@@ -149,19 +271,31 @@ py::dict report_dict(const engine::EngineReport& r, const AnyState& state) {
   return out;
 }
 
-py::dict engine_search(Engine& e, const State& s, std::int64_t movetime_ms, std::uint64_t nodes,
-                       int depth, const std::vector<std::string>& searchmoves) {
-  if (s.game()->entry().name != e.game()->entry().name)
-    throw KibitzError("a " + s.game()->entry().name + " state given to the " +
-                      e.game()->entry().name + " engine");
-  if (s.state().is_terminal()) throw KibitzError("search: the game is over");
+// The engine's answer on a position: a State of its game, or a position text in the game's
+// own form (Diplomacy's "France {state JSON}").
+py::dict engine_search(Engine& e, const py::object& position, std::int64_t movetime_ms,
+                       std::uint64_t nodes, int depth,
+                       const std::vector<std::string>& searchmoves) {
+  const State* s = nullptr;
+  std::string text;
+  if (py::isinstance<py::str>(position)) {
+    text = position.cast<std::string>();
+  } else if (py::isinstance<State>(position)) {
+    s = &position.cast<const State&>();
+    if (s->game()->entry().name != e.game()->entry().name)
+      throw KibitzError("a " + s->game()->entry().name + " state given to the " +
+                        e.game()->entry().name + " engine");
+    if (s->state().is_terminal()) throw KibitzError("search: the game is over");
+    text = s->state().serialize();
+  } else {
+    throw KibitzError("search: the position is a kibitz.State or a position text");
+  }
   if (movetime_ms < 0) throw KibitzError("search: movetime_ms must be 0 or more");
   engine::EngineLimits limits;
   limits.movetime_ms = movetime_ms;
   limits.nodes = nodes;
   limits.depth = depth;
   limits.searchmoves = searchmoves;
-  const std::string text = s.state().serialize();
   Result<engine::EngineReport> r = fail("search: no answer");
   {
     py::gil_scoped_release release;
@@ -171,7 +305,57 @@ py::dict engine_search(Engine& e, const State& s, std::int64_t movetime_ms, std:
       r = e.get().think(limits);
     }
   }
-  return report_dict(value_or_raise(std::move(r)), s.state());
+  return report_dict(value_or_raise(std::move(r)), s ? &s->state() : nullptr);
+}
+
+// The player a call names: given, or the one to move; an error outside the game's players.
+int player_of(const State& s, const std::optional<int>& player) {
+  s.state();  // not at a chance node
+  const int p = player ? *player : s.current_player();
+  const int n = s.game()->entry().num_players;
+  if (p < 0 || p >= n)
+    throw KibitzError(player ? "player " + std::to_string(p) + " is outside 0.." +
+                                   std::to_string(n - 1)
+                             : std::string("the game is over: name the player"));
+  return p;
+}
+
+// The observation as a NumPy array, written in place (no copy).
+py::array_t<float> observation(const State& s, const std::optional<int>& player) {
+  const int p = player_of(s, player);
+  const auto shape = s.state().observation_shape();
+  if (shape.empty()) throw KibitzError(s.game()->entry().name + " has no observation tensor");
+  std::vector<py::ssize_t> dims(shape.begin(), shape.end());
+  py::array_t<float> out(dims);
+  s.state().observation_tensor(
+      p, std::span<float>(out.mutable_data(), static_cast<std::size_t>(out.size())));
+  return out;
+}
+
+// Diplomacy on the standard map: the starting state, and one phase adjudicated (as `kibitz
+// diplomacy adjudicate` does), states as JSON text (the Python wrapper takes dicts too).
+std::string diplomacy_initial_state() {
+  const auto& map = diplomacy::standard_map();
+  return diplomacy::write_state_json(map, diplomacy::initial_state(map));
+}
+
+py::tuple diplomacy_adjudicate(const std::string& state_json,
+                               const std::vector<std::string>& orders) {
+  const auto& map = diplomacy::standard_map();
+  const auto state = value_or_raise(diplomacy::read_state_json(map, state_json));
+  std::vector<diplomacy::OrderLine> lines;
+  for (const auto& o : orders) {
+    auto line = diplomacy::parse_order_line(map, state, o);
+    if (!line) throw KibitzError("order '" + o + "': " + line.error().message);
+    lines.push_back(*line);
+  }
+  diplomacy::PhaseReport report;
+  {
+    py::gil_scoped_release release;
+    report = diplomacy::adjudicate_phase(map, state, lines);
+  }
+  std::vector<bool> succeeded(report.succeeded.begin(), report.succeeded.end());
+  return py::make_tuple(report.lines, succeeded, diplomacy::write_state_json(map, report.next));
 }
 
 // A Python value as the position text writes it (True / False as the words).
@@ -194,9 +378,6 @@ std::string param_text(const py::handle& v) {
 std::shared_ptr<Game> load_game(const std::string& name, const py::kwargs& kwargs) {
   const GameEntry* entry = builtin_registry().find(name);
   if (!entry) throw KibitzError("unknown game '" + name + "' (kibitz.games() lists them)");
-  if (!entry->new_state)
-    throw KibitzError(name +
-                      ": its moves are simultaneous; the bindings do not have its state yet");
   std::string takes;
   std::vector<std::string> words;
   int seed_param = -1;
@@ -271,11 +452,10 @@ PYBIND11_MODULE(_kibitz, m) {
       "games",
       [] {
         std::vector<std::string> out;
-        for (const auto& g : kibitz::builtin_registry().games())
-          if (g.new_state) out.push_back(g.name);
+        for (const auto& g : kibitz::builtin_registry().games()) out.push_back(g.name);
         return out;
       },
-      "The names of the games load_game() takes.");
+      "The names of the games load_game() takes (Diplomacy has no State: docs/python.md).");
   m.def("load_game", &load_game, py::arg("name"),
         "A game by name, with its parameters as keywords: load_game('go', size=9, komi=7.5).");
   m.def(
@@ -297,9 +477,16 @@ PYBIND11_MODULE(_kibitz, m) {
       .def("num_distinct_actions", &Game::num_actions,
            "Actions are numbered 0 .. num_distinct_actions() - 1 (docs/python.md).")
       .def(
+          "observation_tensor_shape",
+          [](const std::shared_ptr<Game>& g) { return g->make(g->head())->observation_shape(); },
+          "The shape of State.observation_tensor().")
+      .def(
           "new_initial_state",
-          [](const std::shared_ptr<Game>& g) { return State(g, g->make(g->head())); },
-          "The start of a game, with this game's parameters.")
+          [](const std::shared_ptr<Game>& g) {
+            return g->deals_by_chance() ? State(g) : State(g, g->make(g->head()));
+          },
+          "The start of a game, with this game's parameters (Hearts without a seed: a chance "
+          "node dealing the cards).")
       .def(
           "new_state",
           [](const std::shared_ptr<Game>& g, const std::string& text) {
@@ -324,57 +511,55 @@ PYBIND11_MODULE(_kibitz, m) {
       });
 
   py::class_<State>(m, "State", "A position of a game, with the moves that reached it.")
-      .def(
-          "current_player", [](const State& s) { return s.state().current_player(); },
-          "The player to move, 0 .. num_players - 1; negative once the game is over.")
-      .def("is_terminal", [](const State& s) { return s.state().is_terminal(); })
-      .def(
-          "returns", [](const State& s) { return s.state().returns(); },
-          "One value per player (a win +1, a loss -1; Hearts: minus the points taken).")
-      .def(
-          "is_chance_node", [](const State&) { return false; },
-          "Always False: a Hearts deal is part of the state's text (its seed).")
-      .def("legal_actions", [](const State& s) { return s.state().legal_actions(); })
-      .def(
-          "legal_moves", [](const State& s) { return s.state().legal_moves(); },
-          "The legal moves in the game's notation, in the order of legal_actions().")
-      .def(
-          "apply_action", [](State& s, int action) { ok_or_raise(s.state().apply_action(action)); },
-          py::arg("action"))
-      .def(
-          "apply_move",
-          [](State& s, const std::string& move) { ok_or_raise(s.state().apply(move)); },
-          py::arg("move"), "Plays a move written in the game's notation.")
-      .def(
-          "action_to_string",
-          [](const State& s, int action) {
-            return value_or_raise(s.state().action_to_string(action));
-          },
-          py::arg("action"))
-      .def(
-          "string_to_action",
-          [](const State& s, const std::string& move) {
-            return value_or_raise(s.state().string_to_action(move));
-          },
-          py::arg("move"))
+      .def("current_player", &State::current_player,
+           "The player to move, 0 .. num_players - 1; -1 at a chance node; -4 once the game "
+           "is over.")
+      .def("is_terminal", &State::is_terminal)
+      .def("returns", &State::returns,
+           "One value per player (a win +1, a loss -1; Hearts: minus the points taken).")
+      .def("is_chance_node", &State::is_chance_node,
+           "True while a start is dealt by chance (Hearts loaded without a seed).")
+      .def("chance_outcomes", &State::chance_outcomes,
+           "At a chance node, (action, probability) for each outcome; else empty.")
+      .def("legal_actions", &State::legal_actions,
+           "The legal actions; at a chance node, the outcomes left.")
+      .def("legal_moves", &State::legal_moves,
+           "The legal moves in the game's notation, in the order of legal_actions().")
+      .def("apply_action", &State::apply_action, py::arg("action"))
+      .def("apply_move", &State::apply_move, py::arg("move"),
+           "Plays a move written in the game's notation.")
+      .def("action_to_string", &State::action_to_string, py::arg("action"))
+      .def("string_to_action", &State::string_to_action, py::arg("move"))
       .def("clone", &State::clone)
       .def("__copy__", &State::clone)
       .def("__deepcopy__", [](const State& s, py::dict) { return s.clone(); })
       .def(
           "serialize", [](const State& s) { return s.state().serialize(); },
           "A position text that reads back to this state with its history "
-          "(Game.deserialize_state).")
+          "(Game.deserialize_state); not at a chance node.")
+      .def("history", &State::history,
+           "The actions played: chance outcomes first, then the moves, those of the position "
+           "text included.")
+      .def("num_distinct_actions",
+           [](const State& s) {
+             return s.is_chance_node() ? s.game()->entry().chance_start->outcomes
+                                       : s.state().num_distinct_actions();
+           })
+      .def("observation_tensor", &observation, py::arg("player") = py::none(),
+           "What the player (default: the one to move) observes, as a float32 NumPy array in "
+           "the game's layout (docs/python.md).")
       .def(
-          "history", [](const State& s) { return s.state().history(); },
-          "The actions played, those of the position text included.")
-      .def("num_distinct_actions", [](const State& s) { return s.state().num_distinct_actions(); })
-      .def(
-          "__str__", [](const State& s) { return s.state().to_string(); },
-          "The game's usual text of the position: a FEN, a move list, a deal and its cards.")
+          "information_state_string",
+          [](const State& s, const std::optional<int>& player) {
+            return s.state().information_state_string(player_of(s, player));
+          },
+          py::arg("player") = py::none(),
+          "What the player knows, as text: the position text, or Hearts' seat view.")
+      .def("__str__", &State::text,
+           "The game's usual text of the position: a FEN, a move list, a deal and its cards.")
       .def("__repr__",
            [](const State& s) {
-             return "<kibitz.State " + s.game()->entry().name + ": '" + s.state().to_string() +
-                    "'>";
+             return "<kibitz.State " + s.game()->entry().name + ": '" + s.text() + "'>";
            })
       .def("hash", [](const State& s) { return s.state().hash(); })
       .def_property_readonly("game", [](const State& s) { return s.game(); })
@@ -383,10 +568,11 @@ PYBIND11_MODULE(_kibitz, m) {
           [](State& s, std::uint64_t seed, int max_plies) {
             if (max_plies <= 0) throw KibitzError("play_random: max_plies must be positive");
             py::gil_scoped_release release;
-            return s.state().play_random(seed, max_plies);
+            return s.play_random(seed, max_plies);
           },
           py::arg("seed"), py::arg("max_plies") = 100000,
-          "Plays random legal moves to the end (or max_plies) in C++; the plies played.");
+          "Plays random legal moves to the end (or max_plies) in C++, the rest of a chance "
+          "deal first; the plies played.");
 
   py::class_<Engine>(m, "Engine",
                      "A game's engine with its search; Engine(game, **options) or game.engine().")
@@ -421,12 +607,15 @@ PYBIND11_MODULE(_kibitz, m) {
       .def(
           "new_game", [](Engine& e) { e.get().new_game(); },
           "Forgets what the engine learned (its tables, its tree).")
-      .def("search", &engine_search, py::arg("state"), py::arg("movetime_ms") = 0,
+      .def("search", &engine_search, py::arg("position"), py::arg("movetime_ms") = 0,
            py::arg("nodes") = 0, py::arg("depth") = 0,
            py::arg("searchmoves") = std::vector<std::string>{},
            "Searches the state (the first limit reached ends it; none: the engine's default "
            "time) without the GIL: {'move', 'action', 'score', 'decided', 'pv', 'depth', "
            "'nodes', 'time_ms', 'how', 'lines', 'stats'}.");
+
+  m.def("_diplomacy_initial_state", &diplomacy_initial_state);
+  m.def("_diplomacy_adjudicate", &diplomacy_adjudicate, py::arg("state_json"), py::arg("orders"));
 
   m.def("random_games", &random_games, py::arg("game"), py::arg("n"), py::arg("seed") = 1,
         py::arg("max_plies") = 100000,

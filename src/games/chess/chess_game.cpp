@@ -1,5 +1,9 @@
 #include "games/chess/chess_game.hpp"
 
+#include <algorithm>
+#include <span>
+#include <vector>
+
 #include "api/game_state.hpp"
 #include "core/text.hpp"
 #include "games/chess/notation.hpp"
@@ -38,6 +42,36 @@ class ChessState final : public GameState<ChessState, Position> {
   int action_of(Move m) const {
     const int promotion = m.is_promotion() ? 1 + (m.flag() & 3) : 0;
     return m.from() + 64 * m.to() + kPromotionStride * promotion;
+  }
+  // Planes [20][8][8] indexed by [plane][rank][file] (a1 at [0][0]): the player's pawns,
+  // knights, bishops, rooks, queens and king (0-5), the other side's (6-11), ones where the
+  // player is to move (12), ones for each castling right: the player's king side and queen
+  // side, the other's (13-16), the en passant square (17), the halfmove clock / 100 (18), and
+  // ones (19).
+  std::vector<int> observation_layout() const { return {20, 8, 8}; }
+  void observe(int player, std::span<float> out) const {
+    std::fill(out.begin(), out.end(), 0.0f);
+    const auto plane = [&](int p, int sq) -> float& {
+      return out[static_cast<std::size_t>(64 * p + sq)];
+    };
+    const auto fill = [&](int p, float v) {
+      for (int sq = 0; sq < 64; ++sq) plane(p, sq) = v;
+    };
+    for (int sq = 0; sq < 64; ++sq) {
+      const Piece pc = pos_.piece_on(static_cast<Square>(sq));
+      if (pc == kNoPiece) continue;
+      plane((color_of(pc) == player ? 0 : 6) + type_of(pc), sq) = 1;
+    }
+    fill(12, pos_.side_to_move() == player ? 1.0f : 0.0f);
+    const std::uint8_t rights = pos_.castling_rights();
+    const bool white = player == kWhite;
+    fill(13, (rights & (white ? kWhiteOO : kBlackOO)) ? 1.0f : 0.0f);
+    fill(14, (rights & (white ? kWhiteOOO : kBlackOOO)) ? 1.0f : 0.0f);
+    fill(15, (rights & (white ? kBlackOO : kWhiteOO)) ? 1.0f : 0.0f);
+    fill(16, (rights & (white ? kBlackOOO : kWhiteOOO)) ? 1.0f : 0.0f);
+    if (pos_.ep_square() != kNoSquare) plane(17, pos_.ep_square()) = 1;
+    fill(18, static_cast<float>(pos_.halfmove_clock()) / 100.0f);
+    fill(19, 1.0f);
   }
   std::string action_text(int a) const {
     std::string out = square_name(a % 64) + square_name(a / 64 % 64);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -40,6 +41,18 @@ class GoState final : public GameState<GoState, Position> {
   std::string action_text(int a) const {
     const int n = pos_.size();
     return to_vertex(a == n * n ? Move::pass() : Move::at(a % n, a / n), n);
+  }
+  // Planes [4][size][size] indexed by [plane][y][x] (A1 at [0][0]): the player's stones, the
+  // other player's, the ko point the side to move may not retake, and ones where the player
+  // is to move.
+  std::vector<int> observation_layout() const { return {4, pos_.size(), pos_.size()}; }
+  void observe(int player, std::span<float> out) const {
+    const int n = pos_.size();
+    observe_board(
+        n, 4, player, pos_.current_player() == player,
+        [&](int x, int y) { return static_cast<int>(pos_.at(point_of(x, y))); }, out);
+    if (const int ko = pos_.ko_point())
+      out[static_cast<std::size_t>(2 * n * n + x_of(ko) + n * y_of(ko))] = 1;
   }
   // A move, or "B:d4" / "W:pass": that colour plays, whoever was to move (two moves of one
   // colour in a row: handicap stones played as moves, an SGF main line).

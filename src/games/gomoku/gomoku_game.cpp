@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,14 @@ class GomokuState final : public GameState<GomokuState, Position> {
   int action_of(Move m) const { return x_of(m.sq) + pos_.size() * y_of(m.sq); }
   std::string action_text(int a) const {
     return to_text(Move{static_cast<std::uint16_t>(square_of(a % pos_.size(), a / pos_.size()))});
+  }
+  // Planes [3][size][size] indexed by [plane][y][x] (a1 at [0][0]): the player's stones, the
+  // other player's, and ones where the player is to move.
+  std::vector<int> observation_layout() const { return {3, pos_.size(), pos_.size()}; }
+  void observe(int player, std::span<float> out) const {
+    observe_board(
+        pos_.size(), 3, player, pos_.current_player() == player,
+        [&](int x, int y) { return static_cast<int>(pos_.stone(square_of(x, y))); }, out);
   }
   std::string to_string() const override {
     std::string out;

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "api/game_state.hpp"
@@ -37,6 +40,42 @@ class HeartsState final : public GameState<HeartsState, State> {
   int action_of(Card c) const { return c.suit() * 13 + c.rank(); }
   std::string action_text(int a) const {
     return hearts::to_string(Card(static_cast<Suit>(a / 13), a % 13));
+  }
+  // What a seat knows, flat, 580 floats: card sets of 52 (cards in action order) for its
+  // hand, the cards it passed, the cards it received, the cards each seat has taken in
+  // tricks and the card each seat has on the table (seats from this one clockwise:
+  // itself, left, across, right), then the pass direction (left, right, across, none) and
+  // each seat's points taken / 26, in the same seat order. Other seats' hands are not in it.
+  static constexpr int kSets = 11;
+  std::vector<int> observation_layout() const { return {kSets * 52 + 8}; }
+  void observe(int player, std::span<float> out) const {
+    std::fill(out.begin(), out.end(), 0.0f);
+    if (player < 0 || player >= kNumPlayers) return;
+    const auto set = [&](int block, CardSet cards) {
+      for (std::uint64_t b = cards.bits(); b; b &= b - 1) {
+        const Card c(std::countr_zero(b));
+        out[static_cast<std::size_t>(block * 52 + action_of(c))] = 1;
+      }
+    };
+    const auto rel = [player](int seat) { return (seat - player + kNumPlayers) % kNumPlayers; };
+    set(0, pos_.hand(player));
+    set(1, pos_.passed(player));
+    set(2, pos_.received(player));
+    for (int seat = 0; seat < kNumPlayers; ++seat) set(3 + rel(seat), pos_.taken(seat));
+    for (int i = 0; i < pos_.trick_size(); ++i) {
+      CardSet one;
+      one.add(pos_.trick_card(i));
+      set(7 + rel((pos_.leader() + i) % kNumPlayers), one);
+    }
+    out[static_cast<std::size_t>(kSets * 52 + static_cast<int>(pos_.pass_dir()))] = 1;
+    for (int seat = 0; seat < kNumPlayers; ++seat)
+      out[static_cast<std::size_t>(kSets * 52 + 4 + rel(seat))] =
+          static_cast<float>(pos_.raw_points(seat)) / 26.0f;
+  }
+  // The seat's own view (hearts::view_text), which the Hearts engine also reads.
+  std::string information(int player) const {
+    if (player < 0 || player >= kNumPlayers) return {};
+    return view_text(pos_.information_state(player));
   }
   std::string to_string() const override {
     std::string out(hearts::to_string(pos_.pass_dir()));

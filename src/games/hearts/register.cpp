@@ -3,6 +3,7 @@
 // JSON-lines bot).
 #include "games/hearts/register.hpp"
 #include "cli/commands.hpp"
+#include "games/hearts/cards.hpp"
 #include "games/hearts/hearts_game.hpp"
 #include "match/hearts_arena.hpp"
 
@@ -19,6 +20,21 @@ GameEntry registry_entry() {
   e.num_players = 4;
   e.position_params = {{"pass", "{}", "left, right, across or none"},
                        {"seed", "seed {}", "the deal's seed"}};
+  // The deal as chance: card k of the 52 drawn goes to seat k % 4 (N, E, S, W); a card's
+  // number is its action's, 13 suit + rank.
+  e.chance_start = GameEntry::ChanceStart{
+      .outcomes = kNumCards,
+      .text =
+          [](std::string_view head, std::span<const int> drawn) {
+            std::string out(head);
+            for (int seat = 0; seat < kNumPlayers; ++seat)
+              for (std::size_t k = static_cast<std::size_t>(seat); k < drawn.size();
+                   k += kNumPlayers)
+                out += (out.empty() ? "" : " ") +
+                       to_string(Card(static_cast<Suit>(drawn[k] / 13), drawn[k] % 13));
+            return out;
+          },
+      .name = [](int a) { return to_string(Card(static_cast<Suit>(a / 13), a % 13)); }};
   e.new_state = new_any_state;
   e.engine = engine::make_hearts_any_engine;
   e.arena = match::make_hearts_kind;
