@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Speed of the Python module (BENCHMARKS.md, issue 26): full random games per second for each
 game, played by kibitz.random_games (the loop in C++) and by a Python loop over
-legal_actions() / apply_action(); and the cost of one call of each.
+legal_actions() / apply_action(); the cost of one call of each; and two searches in two
+Python threads against one (the GIL is released while an engine searches).
 
   PYTHONPATH=build/release/python /usr/bin/python3 bench/python_speed.py [--seconds 2]
 """
 import argparse
 import random
+import threading
 import time
 
 import kibitz
@@ -82,6 +84,35 @@ def main():
         ("clone() + apply_action(e2e4)", lambda: state.clone().apply_action(12 + 64 * 28)),
     ]:
         print(f"| {label} | {1e9 / per_second(fn, args.seconds / 2):,.0f} |")
+
+    print()
+    print("| searches (wall clock) | one | two in two threads | ratio |")
+    print("|---|---|---|---|")
+    for name, params, limits in [
+        ("chess", {}, {"depth": 17}),
+        ("gomoku", {}, {"depth": 13}),
+        ("go", {"size": 9}, {"nodes": 20000}),
+    ]:
+        game = kibitz.load_game(name, **params)
+        state = game.new_initial_state()
+        if name == "gomoku":
+            state = game.new_state("h8 i9 h9")
+
+        def search():
+            game.engine().search(state, **limits)
+
+        start = time.perf_counter()
+        search()
+        one = time.perf_counter() - start
+        threads = [threading.Thread(target=search) for _ in range(2)]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        two = time.perf_counter() - start
+        label = name + "".join(f" {k}={v}" for k, v in limits.items())
+        print(f"| {label} | {one:.2f} s | {two:.2f} s | {two / one:.2f} |")
 
 
 if __name__ == "__main__":

@@ -63,3 +63,22 @@ def load_game(name: str, **params: Any) -> Game: ...
 def random_games(game: Game, n: int, seed: int = 1, max_plies: int = 100000) -> dict[str, Any]: ...
 def diplomacy_initial_state() -> dict[str, Any]: ...
 def adjudicate(state: dict[str, Any] | str, orders: list[str]) -> dict[str, Any]: ...
+def play_game(
+    game: Game,
+    players: list[Any],
+    seed: int = 1,
+    limits: dict[str, int] | None = None,
+    start: str | None = None,
+    max_plies: int = 100000,
+) -> dict[str, Any]: ...
+def play_match(
+    game: Game,
+    players: list[Any],
+    games: int = 2,
+    seed: int = 1,
+    movetime_ms: int = 0,
+    nodes: int = 0,
+    depth: int = 0,
+    start: str | None = None,
+    max_plies: int = 100000,
+) -> dict[str, Any]: ...

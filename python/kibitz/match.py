@@ -1,0 +1,144 @@
+"""Matches between players written in Python and Kibitz's engines, refereed in Python.
+
+A player is one of:
+  - a kibitz.Engine: it searches each position with the match's limits;
+  - a callable f(state) returning an action (int) or a move in the game's notation (str);
+  - "random": a uniformly random legal action (seeded by the match).
+
+Seats rotate from game to game (two-player games alternate colours). A player whose answer is
+not a legal move, or whose callable raises, loses that game by forfeit; the reason is kept
+in the game's record. Chance nodes (Hearts without a seed) are drawn from the match's seed.
+"""
+import math
+import random
+import time
+
+from ._kibitz import Engine, KibitzError
+
+
+class Forfeit(Exception):
+    """A player's answer that ends the game against it."""
+
+
+def _move(player, state, rng, limits):
+    """The action `player` chooses in `state`, and the seconds it took."""
+    start = time.perf_counter()
+    try:
+        if isinstance(player, Engine):
+            answer = player.search(state, **limits)["action"]
+        elif player == "random":
+            answer = rng.choice(state.legal_actions())
+        elif callable(player):
+            answer = player(state.clone())
+        else:
+            raise Forfeit(f"{player!r} is not a player (an Engine, a callable or 'random')")
+    except KibitzError as e:
+        raise Forfeit(f"its engine failed: {e}") from None
+    except Forfeit:
+        raise
+    except Exception as e:  # a bot's own bug loses its game, not the match
+        raise Forfeit(f"it raised {type(e).__name__}: {e}") from None
+    spent = time.perf_counter() - start
+    if isinstance(answer, str):
+        try:
+            answer = state.string_to_action(answer)
+        except KibitzError as e:
+            raise Forfeit(f"answered '{answer}': {e}") from None
+    if not isinstance(answer, int) or isinstance(answer, bool) or answer not in state.legal_actions():
+        raise Forfeit(f"answered {answer!r}, not a legal action")
+    return answer, spent
+
+
+def play_game(game, players, seed=1, limits=None, start=None, max_plies=100000):
+    """One game: players[i] plays seat i. Returns a dict with the returns, the record
+    (the actions played), the number of plies, each seat's thinking time and, where the game
+    ended by forfeit, the seat that forfeited and why."""
+    limits = limits or {}
+    rng = random.Random(seed)
+    state = game.new_state(start) if start is not None else game.new_initial_state()
+    seconds = [0.0] * len(players)
+    plies = 0
+    forfeit = None
+    while not state.is_terminal() and plies < max_plies:
+        if state.is_chance_node():
+            actions, weights = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, weights)[0])
+            continue
+        seat = state.current_player()
+        try:
+            action, spent = _move(players[seat], state, rng, limits)
+        except Forfeit as e:
+            forfeit = {"seat": seat, "reason": str(e)}
+            break
+        seconds[seat] += spent
+        state.apply_action(action)
+        plies += 1
+    if forfeit is not None:
+        n = len(players)
+        returns = [1.0 if s != forfeit["seat"] else -1.0 for s in range(n)]
+    elif state.is_terminal():
+        returns = state.returns()
+    else:
+        returns = [0.0] * len(players)  # the ply cap: scored as a draw
+    return {"returns": returns, "history": state.history(), "plies": plies,
+            "seconds": seconds, "forfeit": forfeit}
+
+
+def _elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def play_match(game, players, games=2, seed=1, movetime_ms=0, nodes=0, depth=0, start=None,
+               max_plies=100000):
+    """`games` games between `players` (one per seat of the game), the seats rotating each
+    game. Engines search with the given limits. Returns a dict: "games" (play_game's result
+    for each, with "seats": which player sat where) and "players": per player its total
+    return, its mean, wins, draws and losses (a win: the best return of the game, alone) and,
+    for two players, the first player's score with its 95% interval and the Elo those give."""
+    n = game.num_players()
+    if len(players) != n:
+        raise KibitzError(f"{game.name} needs {n} players, not {len(players)}")
+    if games < 1:
+        raise KibitzError("games must be 1 or more")
+    limits = {"movetime_ms": movetime_ms, "nodes": nodes, "depth": depth}
+    results = []
+    totals = [0.0] * n
+    wins, draws, losses = [0] * n, [0] * n, [0] * n
+    for g in range(games):
+        seats = [(g + s) % n for s in range(n)]  # seats[s]: the player at seat s
+        for p in set(seats):
+            if isinstance(players[p], Engine):
+                players[p].new_game()
+        r = play_game(game, [players[p] for p in seats], seed=seed + g, limits=limits,
+                      start=start, max_plies=max_plies)
+        r["seats"] = seats
+        results.append(r)
+        best = max(r["returns"])
+        top = [s for s in range(n) if r["returns"][s] == best]
+        for s, p in enumerate(seats):
+            totals[p] += r["returns"][s]
+            if len(top) == n:
+                draws[p] += 1
+            elif s in top and len(top) == 1:
+                wins[p] += 1
+            elif s in top:
+                draws[p] += 1
+            else:
+                losses[p] += 1
+    summary = [{"total": totals[p], "mean": totals[p] / games, "wins": wins[p],
+                "draws": draws[p], "losses": losses[p]} for p in range(n)]
+    out = {"games": results, "players": summary}
+    if n == 2:
+        w, d, l = wins[0], draws[0], losses[0]
+        score = (w + d / 2) / games
+        var = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / games
+        half = 1.96 * math.sqrt(var / games)
+        out["score"] = score
+        out["score_interval"] = (max(0.0, score - half), min(1.0, score + half))
+        out["elo"] = _elo(score)
+        out["elo_interval"] = (_elo(max(0.0, score - half)), _elo(min(1.0, score + half)))
+    return out
+
+
+__all__ = ["Forfeit", "play_game", "play_match"]
