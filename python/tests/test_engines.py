@@ -70,3 +70,28 @@ def test_search_releases_the_gil(other_thread_ticks):
     state = game.new_state("h8 i9 h9")
     result, ticks = other_thread_ticks(lambda: game.engine().search(state, movetime_ms=300))
     assert result["move"] in state.legal_moves() and ticks > 0
+
+
+def test_generic_mcts_finds_immediate_wins():
+    """The MCTS written once for every game, with random playouts: a move that ends the game
+    at once in the mover's favour (a mate in one, a five) is found with a few thousand
+    playouts."""
+    chess = kibitz.load_game("chess").new_state("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    r = kibitz.mcts(chess, playouts=3000, seed=2)
+    assert r["move"] == "a1a8" and r["action"] == chess.string_to_action("a1a8")
+    assert r["playouts"] == 3000 and r["value"] > 0.9
+    gomoku = kibitz.load_game("gomoku").new_state("h8 a1 i8 a2 j8 a3 k8 b5")
+    r = kibitz.mcts(gomoku, playouts=3000, puct=False, c=0.7, seed=2)
+    assert r["move"] in ("g8", "l8")
+    assert sum(m["visits"] for m in r["moves"]) >= 2999
+
+
+def test_generic_mcts_is_reproducible_and_checks_its_input():
+    go = kibitz.load_game("go", size=9).new_initial_state()
+    a = kibitz.mcts(go, playouts=500, seed=4)
+    b = kibitz.mcts(go, playouts=500, seed=4)
+    assert a["moves"] == b["moves"] and a["move"] in go.legal_moves()
+    with pytest.raises(kibitz.KibitzError, match="not offered for hearts"):
+        kibitz.mcts(kibitz.load_game("hearts", seed=1).new_initial_state())
+    with pytest.raises(kibitz.KibitzError, match="playouts or movetime_ms"):
+        kibitz.mcts(go, playouts=0)

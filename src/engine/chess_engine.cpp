@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "engine/alphabeta_engine_impl.hpp"
+#include "engine/generic_mcts.hpp"
+#include "games/chess/chess_game.hpp"
 #include "games/chess/notation.hpp"
 
 namespace kibitz::search {
@@ -31,6 +33,12 @@ std::vector<std::string_view> chess_bench_fens() {
       "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
       "8/5pk1/6p1/7p/7P/6P1/5PK1/4R3 w - - 0 40",
   };
+}
+
+Result<MctsAnswer> chess_mcts(std::string_view text, const MctsRequest& r) {
+  return generic_mcts<chess::Position>(
+      text, r, chess::parse_position_text,
+      [](const chess::Position&, chess::Move m) { return chess::to_uci(m); });
 }
 
 }  // namespace kibitz::engine

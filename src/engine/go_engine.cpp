@@ -11,6 +11,8 @@
 #include "engine/go_deep.hpp"
 #include "games/go/search_traits.hpp"
 
+#include "engine/generic_mcts.hpp"
+#include "games/go/go_game.hpp"
 #include "search/mcts/mcts_impl.hpp"
 
 namespace kibitz::search {
@@ -433,6 +435,12 @@ GoOwnership estimate_ownership(const Position& pos, int playouts, std::uint64_t 
     out.score_lead = score_sum / out.playouts;
   }
   return out;
+}
+
+Result<MctsAnswer> go_mcts(std::string_view text, const MctsRequest& r) {
+  return generic_mcts<go::Position>(
+      text, r, go::parse_position_text,
+      [](const go::Position& p, go::Move m) { return go::to_vertex(m, p.size()); });
 }
 
 }  // namespace kibitz::engine

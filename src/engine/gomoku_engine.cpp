@@ -9,6 +9,8 @@
 
 #include "core/text.hpp"
 #include "engine/alphabeta_engine_impl.hpp"
+#include "engine/generic_mcts.hpp"
+#include "games/gomoku/gomoku_game.hpp"
 
 namespace kibitz::search {
 template class AlphaBeta<gomoku::Position>;
@@ -285,6 +287,12 @@ Swap2Answer swap2_decide(AnyEngine& engine, std::string_view text, const Positio
                            gomoku::to_gomocup(*move));
   }
   return a;
+}
+
+Result<MctsAnswer> gomoku_mcts(std::string_view text, const MctsRequest& r) {
+  return generic_mcts<gomoku::Position>(
+      text, r, gomoku::parse_position_text,
+      [](const gomoku::Position&, gomoku::Move m) { return gomoku::to_text(m); });
 }
 
 }  // namespace kibitz::engine

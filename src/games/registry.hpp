@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "engine/any_engine.hpp"
 #include "engine/bench.hpp"
+#include "engine/mcts_request.hpp"
 #include "match/arena.hpp"
 
 namespace CLI {
@@ -73,6 +74,9 @@ struct GameEntry {
     std::function<std::string(int outcome)> name;
   };
   std::optional<ChanceStart> chance_start;
+  // The generic MCTS (search/mcts, engine/generic_mcts.hpp) on a position text, for the
+  // Python module's kibitz.mcts(); empty: not offered (Hearts: its positions show every hand).
+  std::function<Result<engine::MctsAnswer>(std::string_view, const engine::MctsRequest&)> mcts;
   unsigned match_settings = 0;  // MatchSetting bits
   // The referee of `kibitz match` for these settings (they have passed match_settings).
   // Empty: the generic referee over new_state (match/state_arena.hpp).

@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "engine/any_engine.hpp"
+#include "engine/mcts_request.hpp"
 #include "games/diplomacy/datc.hpp"
 #include "games/diplomacy/map.hpp"
 #include "games/diplomacy/state.hpp"
@@ -358,6 +359,50 @@ py::tuple diplomacy_adjudicate(const std::string& state_json,
   return py::make_tuple(report.lines, succeeded, diplomacy::write_state_json(map, report.next));
 }
 
+// The generic MCTS (GameEntry::mcts) on a state, without the GIL.
+py::dict generic_mcts(const State& s, std::uint64_t playouts, std::int64_t movetime_ms, bool puct,
+                      double c, bool rave, std::uint64_t seed) {
+  const auto& entry = s.game()->entry();
+  if (!entry.mcts)
+    throw KibitzError("mcts: not offered for " + entry.name +
+                      " (its position shows every hand: use its engine, a search over sampled "
+                      "deals)");
+  if (s.is_terminal()) throw KibitzError("mcts: the game is over");
+  const std::string text = s.state().serialize();
+  engine::MctsRequest r{.playouts = playouts,
+                        .movetime_ms = movetime_ms,
+                        .puct = puct,
+                        .c = c,
+                        .rave = rave,
+                        .seed = seed};
+  Result<engine::MctsAnswer> a = fail("mcts: no answer");
+  {
+    py::gil_scoped_release release;
+    a = entry.mcts(text, r);
+  }
+  const auto answer = value_or_raise(std::move(a));
+  py::dict out;
+  out["move"] = answer.move;
+  const auto action = s.state().string_to_action(answer.move);
+  out["action"] = action ? py::object(py::int_(*action)) : py::object(py::none());
+  out["value"] = answer.value;
+  out["pv"] = answer.pv;
+  py::list moves;
+  for (const auto& child : answer.moves) {
+    py::dict d;
+    d["move"] = child.move;
+    d["visits"] = child.visits;
+    d["value"] = child.value;
+    d["prior"] = child.prior;
+    moves.append(d);
+  }
+  out["moves"] = moves;
+  out["playouts"] = answer.playouts;
+  out["time_ms"] = answer.time_ms;
+  out["uncertainty"] = answer.uncertainty;
+  return out;
+}
+
 // A Python value as the position text writes it (True / False as the words).
 std::string param_text(const py::handle& v);
 
@@ -616,6 +661,14 @@ PYBIND11_MODULE(_kibitz, m) {
 
   m.def("_diplomacy_initial_state", &diplomacy_initial_state);
   m.def("_diplomacy_adjudicate", &diplomacy_adjudicate, py::arg("state_json"), py::arg("orders"));
+
+  m.def("mcts", &generic_mcts, py::arg("state"), py::arg("playouts") = 1000,
+        py::arg("movetime_ms") = 0, py::arg("puct") = true, py::arg("c") = 1.0,
+        py::arg("rave") = true, py::arg("seed") = 1,
+        "The generic MCTS (written once for every game; random playouts, or the game's "
+        "playout policy and priors) on a state, without the GIL: {'move', 'action', 'value', "
+        "'pv', 'moves', 'playouts', 'time_ms', 'uncertainty'}; value is for the player to "
+        "move, 0..1.");
 
   m.def("random_games", &random_games, py::arg("game"), py::arg("n"), py::arg("seed") = 1,
         py::arg("max_plies") = 100000,

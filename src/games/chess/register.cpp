@@ -2,6 +2,7 @@
 // engines, the bench, and the chess tools (perft, the Texel tuner, self-play for it).
 #include "games/chess/register.hpp"
 #include "cli/commands.hpp"
+#include "engine/mcts_request.hpp"
 #include "games/chess/chess_game.hpp"
 #include "match/chess_arena.hpp"
 
@@ -15,6 +16,7 @@ GameEntry registry_entry() {
   e.summary = "standard chess (position: a FEN or startpos, then \"moves e2e4 e7e5\"; UCI or SAN)";
   e.num_players = 2;
   e.position_params = {{"fen", "{}", "a FEN (default: the standard start)"}};
+  e.mcts = engine::chess_mcts;
   e.new_state = new_any_state;
   e.arena = [](const match::GameSettings&) -> Result<std::unique_ptr<match::GameKind>> {
     return match::make_chess_kind();

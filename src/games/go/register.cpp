@@ -3,6 +3,7 @@
 // position database, move patterns).
 #include "games/go/register.hpp"
 #include "cli/commands.hpp"
+#include "engine/mcts_request.hpp"
 #include "games/go/go_game.hpp"
 #include "match/go_arena.hpp"
 
@@ -17,6 +18,7 @@ GameEntry registry_entry() {
   e.num_players = 2;
   e.position_params = {{"size", "{}", "the board's side, 5 to 19"},
                        {"komi", "komi {}", "added to white's area"}};
+  e.mcts = engine::go_mcts;
   e.new_state = new_any_state;
   e.match_settings = kBoardSizeSetting | kRuleSetting | kKomiSetting;
   e.arena = match::make_go_kind;

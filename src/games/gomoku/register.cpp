@@ -2,6 +2,7 @@
 // Gomocup engines, the bench, and `kibitz gomoku` (play, puzzles, the tuner).
 #include "games/gomoku/register.hpp"
 #include "cli/commands.hpp"
+#include "engine/mcts_request.hpp"
 #include "games/gomoku/gomoku_game.hpp"
 #include "match/gomoku_arena.hpp"
 
@@ -18,6 +19,7 @@ GameEntry registry_entry() {
   e.num_players = 2;
   e.position_params = {{"rule", "{}", "freestyle, exact5, renju or capture"},
                        {"size", "{}", "the board's side, 15 to 20"}};
+  e.mcts = engine::gomoku_mcts;
   e.new_state = new_any_state;
   e.match_settings = kBoardSizeSetting | kRuleSetting;
   e.arena = match::make_gomoku_kind;
