@@ -109,7 +109,6 @@ class State {
   const std::shared_ptr<Game>& game() const { return game_; }
   bool is_chance_node() const { return dealing_; }
   // The game's state; an error while the start is being dealt.
-  AnyState& state() { return const_cast<AnyState&>(std::as_const(*this).state()); }
   const AnyState& state() const {
     if (dealing_)
       throw KibitzError("a chance node: the start is being dealt (" +
