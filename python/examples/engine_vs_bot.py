@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """A Kibitz engine against a bot written in Python: the bot takes a five it can make, blocks
 one the engine threatens, and otherwise plays next to the last stone. Gomoku, colours
-alternating; prints each game's result.
+alternating; prints each game's result. Then the same pairing in Kibitz's C++ match runner
+(kibitz.run_match: pairs of games from the Gomocup openings, Elo with its interval).
 
   PYTHONPATH=build/release/python python3 python/examples/engine_vs_bot.py [GAMES] [MOVETIME_MS]
 """
+import os
+import pathlib
 import random
 import sys
 
@@ -52,6 +55,16 @@ def main():
               f"{'won' if result > 0 else 'lost' if result < 0 else 'drawn'} "
               f"in {len(state.history())} moves")
     print(f"engine: {score} of {games}")
+
+    # The match runner of `kibitz match`, the bot as a player beside the engine's spec.
+    suites = pathlib.Path(os.environ.get("KIBITZ_SUITES", "../shared/data"))
+    book = suites / "gomoku/openings/gomocup2024_freestyle15.txt"
+    r = kibitz.run_match("gomoku", ["bot=pipeline", ("python_bot", lambda s: python_bot(s, rng))],
+                         games=games, movetime_ms=movetime,
+                         openings=str(book) if book.exists() else None)
+    p = r["pairings"][0]
+    elo = "" if p["elo"] is None else f", Elo {p['elo']:+.0f}"  # None: a clean sweep
+    print(f"runner: engine {p['wins']}-{p['draws']}-{p['losses']}, score {p['score']:.2f}{elo}")
 
 
 if __name__ == "__main__":

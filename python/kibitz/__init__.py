@@ -24,9 +24,9 @@ from ._kibitz import (  # noqa: F401
     mcts,
     random_games,
 )
-from .match import play_game, play_match  # noqa: F401
+from .match import play_game, play_match, run_match  # noqa: F401
 
-__all__ = ["adjudicate", "diplomacy_initial_state", "play_game", "play_match", "Engine", "Game", "KibitzError", "State", "game_parameters", "games", "load_game", "mcts", "random_games"]
+__all__ = ["adjudicate", "diplomacy_initial_state", "play_game", "play_match", "run_match", "Engine", "Game", "KibitzError", "State", "game_parameters", "games", "load_game", "mcts", "random_games"]
 
 
 def diplomacy_initial_state():

@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -28,7 +28,7 @@ class State:
     def is_chance_node(self) -> bool: ...
     def legal_actions(self) -> list[int]: ...
     def legal_moves(self) -> list[str]: ...
-    def apply_action(self, action: int) -> None: ...
+    def apply_action(self, action: int, /) -> None: ...
     def apply_move(self, move: str) -> None: ...
     def action_to_string(self, action: int) -> str: ...
     def string_to_action(self, move: str) -> int: ...
@@ -90,4 +90,42 @@ def play_match(
     depth: int = 0,
     start: str | None = None,
     max_plies: int = 100000,
+) -> dict[str, Any]: ...
+def run_match(
+    game: str | Game,
+    players: list[str | Callable[[State], int | str] | tuple[str, Callable[[State], int | str]]],
+    *,
+    games: int = 2,
+    tc: str | None = None,
+    movetime_ms: int = 0,
+    nodes: int = 0,
+    depth: int = 0,
+    openings: str | None = None,
+    openings_format: str = "auto",
+    plies: int = 0,
+    random_openings: bool = False,
+    seed: int = 1,
+    concurrency: int = 1,
+    gauntlet: bool = False,
+    sprt: tuple[float, float] | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    records: str | None = None,
+    board_size: int = 0,
+    rule: str = "",
+    komi: float | None = None,
+    max_year: int = 0,
+    max_moves: int = 0,
+    resign_moves: int = 0,
+    resign_score: int = 1000,
+    draw_moves: int = 0,
+    draw_score: int = 10,
+    draw_after: int = 40,
+    grace_ms: int = 0,
+    move_timeout_ms: int = 60000,
+    start_timeout_ms: int = 10000,
+    event: str = "kibitz.run_match",
+    verbose: bool = False,
+    progress: bool = False,
+    report_every: int = 0,
 ) -> dict[str, Any]: ...

@@ -1,5 +1,8 @@
-"""Matches between players written in Python and Kibitz's engines, refereed in Python.
+"""Matches between players written in Python and Kibitz's engines: run_match drives the C++
+match runner (`kibitz match`: clocks, openings, SPRT, records, external engines); play_match
+and play_game referee in Python, for any game and any number of players.
 
+For play_match and play_game:
 A player is one of:
   - a kibitz.Engine: it searches each position with the match's limits;
   - a callable f(state) returning an action (int) or a move in the game's notation (str);
@@ -13,7 +16,9 @@ import math
 import random
 import time
 
-from ._kibitz import Engine, KibitzError
+import json
+
+from ._kibitz import Engine, KibitzError, _run_match
 
 
 class Forfeit(Exception):
@@ -141,4 +146,74 @@ def play_match(game, players, games=2, seed=1, movetime_ms=0, nodes=0, depth=0, 
     return out
 
 
-__all__ = ["Forfeit", "play_game", "play_match"]
+def _run_match_player(p):
+    """A player of run_match as the C++ side takes it: a spec string, or (name, callable)."""
+    if isinstance(p, str):
+        return p
+    if isinstance(p, Engine):
+        raise KibitzError("run_match: give an engine as a spec string ('bot=kibitz "
+                          "option.Hash=64'); a kibitz.Engine plays in play_match")
+    if isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and callable(p[1]):
+        return p
+    if callable(p):
+        name = getattr(p, "__name__", "") or type(p).__name__
+        return ("python" if name == "<lambda>" else name, p)
+    raise KibitzError(f"run_match: {p!r} is not a player (a spec string, a callable or "
+                      "(name, callable))")
+
+
+def run_match(game, players, *, games=2, tc=None, movetime_ms=0, nodes=0, depth=0,
+              openings=None, openings_format="auto", plies=0, random_openings=False, seed=1,
+              concurrency=1, gauntlet=False, sprt=None, alpha=0.05, beta=0.05, records=None,
+              board_size=0, rule="", komi=None, max_year=0, max_moves=0, resign_moves=0,
+              resign_score=1000, draw_moves=0, draw_score=10, draw_after=40, grace_ms=0,
+              move_timeout_ms=60000, start_timeout_ms=10000, event="kibitz.run_match",
+              verbose=False, progress=False, report_every=0):
+    """A match run by Kibitz's C++ match runner, as `kibitz match` runs it (docs/match.md):
+    pairs of games from one opening with the colours swapped, clocks and fixed limits,
+    adjudication, W/D/L with Elo and its 95% interval, SPRT, records appended to a file,
+    `concurrency` games at once, the GIL released while it plays.
+
+    `game` is a game's name ("chess", "gomoku", "go", "hearts", "diplomacy"); the keywords
+    are `kibitz match`'s options (tc="10+0.1", movetime_ms, nodes, depth, openings=FILE,
+    sprt=(elo0, elo1), records=FILE, board_size, rule, komi, ...). A player is
+      - a spec string, as `kibitz match --engine` takes it: "bot=kibitz option.Hash=64",
+        "name=sf cmd=stockfish option.Threads=1 tc=10+0.1";
+      - a Python callable f(state) -> action (int) or move (str) (chess, gomoku and Go): it
+        gets a kibitz.State of the game so far, named by its __name__ or given as
+        (name, f). An answer that is not a legal move loses the game as an illegal move;
+        one that raises loses it as a crash, with the exception in the game's reason.
+
+    Returns the report (`kibitz match --json`'s) as a dict: "pairings" (wins, draws,
+    losses, score, elo with elo_lo / elo_hi, pentanomial pairs, sprt), "players" (moves,
+    time losses, illegal moves, crashes), "games" (each one's result, termination and
+    reason), "interrupted" (Ctrl-C stops the match; the games finished are reported), and
+    "text", the report as `kibitz match` prints it. Errors (a bad spec, an engine that does
+    not start, an unreadable opening file) raise KibitzError."""
+    if sprt is not None:
+        sprt = (float(sprt[0]), float(sprt[1]))
+    settings = {
+        "games": int(games), "tc": tc, "movetime_ms": int(movetime_ms), "nodes": int(nodes),
+        "depth": int(depth), "openings": None if openings is None else str(openings),
+        "openings_format": str(openings_format), "plies": int(plies),
+        "random_openings": bool(random_openings), "seed": int(seed),
+        "concurrency": int(concurrency), "gauntlet": bool(gauntlet), "sprt": sprt,
+        "alpha": float(alpha), "beta": float(beta),
+        "records": None if records is None else str(records), "board_size": int(board_size),
+        "rule": str(rule), "komi": None if komi is None else float(komi),
+        "max_year": int(max_year), "max_moves": int(max_moves),
+        "resign_moves": int(resign_moves), "resign_score": int(resign_score),
+        "draw_moves": int(draw_moves), "draw_score": int(draw_score),
+        "draw_after": int(draw_after), "grace_ms": int(grace_ms),
+        "move_timeout_ms": int(move_timeout_ms), "start_timeout_ms": int(start_timeout_ms),
+        "event": str(event), "verbose": bool(verbose), "progress": bool(progress),
+        "report_every": int(report_every),
+    }
+    name = game if isinstance(game, str) else game.name
+    report_json, text = _run_match(name, [_run_match_player(p) for p in players], settings)
+    report = json.loads(report_json)
+    report["text"] = text
+    return report
+
+
+__all__ = ["Forfeit", "play_game", "play_match", "run_match"]

@@ -29,7 +29,8 @@ def test_random_playouts_example():
 
 def test_engine_vs_bot_example():
     out = run_example("engine_vs_bot.py", "2", "20")
-    assert out.strip().endswith("of 2")
+    assert "engine: " in out and " of 2\n" in out
+    assert out.strip().splitlines()[-1].startswith("runner: engine ")
 
 
 def test_policy_training_example():

@@ -4,6 +4,7 @@ program reads)."""
 import copy
 import random
 
+import numpy as np
 import pytest
 
 import kibitz
@@ -136,6 +137,17 @@ def test_bad_input_raises():
         state.apply_action(12 + 64 * 36)  # e2e5
     with pytest.raises(kibitz.KibitzError, match="outside"):
         state.apply_action(-1)
+    with pytest.raises(kibitz.KibitzError, match="outside"):
+        state.apply_action(10**12)
+    with pytest.raises(OverflowError):
+        state.apply_action(10**30)
+    for wrong in ("e2e4", 3.0, True, None):
+        with pytest.raises(TypeError):
+            state.apply_action(wrong)
+    with pytest.raises(TypeError):
+        state.apply_action()
+    with pytest.raises(TypeError):
+        state.is_terminal(1)
     with pytest.raises(kibitz.KibitzError):
         state.apply_move("e2e5")
     with pytest.raises(kibitz.KibitzError):
@@ -143,6 +155,9 @@ def test_bad_input_raises():
     assert isinstance(kibitz.KibitzError("x"), ValueError)
     # A failed move leaves the state as it was.
     assert state.serialize() == kibitz.load_game("chess").new_initial_state().serialize()
+    # Anything with __index__ is an action (NumPy's integers).
+    state.apply_action(np.int64(12 + 64 * 28))
+    assert state.serialize().endswith("moves e2e4")
     over = kibitz.load_game("gomoku").new_initial_state()
     over.play_random(seed=1)
     with pytest.raises(kibitz.KibitzError, match="over"):

@@ -67,3 +67,86 @@ def test_bad_matches():
         kibitz.play_match(game, ["random"])
     with pytest.raises(kibitz.KibitzError):
         kibitz.play_match(game, ["random", "random"], games=0)
+
+
+# kibitz.run_match: the C++ match runner with Python callables among its players.
+
+
+def test_run_match_go_both_pass_white_wins_by_komi():
+    # Two passes end the game on an empty board: area scoring gives White the komi alone,
+    # so whoever plays White wins, and the colours swap within the pair.
+    def passer(state):
+        return "pass"
+
+    def pass_action(state):
+        return state.legal_actions()[-1]  # pass is the last action
+
+    r = kibitz.run_match("go", [passer, pass_action], games=2, board_size=9, komi=6.5, nodes=1)
+    assert [g["result"] for g in r["games"]] == ["W+6.5", "W+6.5"]
+    p = r["pairings"][0]
+    assert (p["wins"], p["draws"], p["losses"]) == (1, 0, 1)
+    assert [pl["name"] for pl in r["players"]] == ["passer", "pass_action"]
+    assert all(pl["moves"] == 2 for pl in r["players"])
+    assert "passer vs pass_action" in r["text"]
+
+
+def test_run_match_forfeits_name_the_cause():
+    def raises(state):
+        raise RuntimeError("out of ideas")
+
+    def illegal(state):
+        return "e2e5"
+
+    r = kibitz.run_match("chess", [raises, "bot=random"], games=2, movetime_ms=5)
+    assert r["pairings"][0]["losses"] == 2
+    assert r["players"][0]["crashes"] == 2
+    assert all("raised RuntimeError: out of ideas" in g["reason"] for g in r["games"])
+    r = kibitz.run_match("chess", [("bad", illegal), "bot=random"], games=2, movetime_ms=5)
+    assert r["pairings"][0]["losses"] == 2 and r["players"][0]["illegal_moves"] == 2
+    assert all(g["termination"] == "rules infraction" for g in r["games"])
+
+
+def test_run_match_is_reproducible_and_its_records_replay(tmp_path):
+    def first(state):
+        return state.legal_actions()[0]
+
+    records = tmp_path / "games.sgf"
+    runs = [kibitz.run_match("gomoku", [first, "bot=random"], games=4, seed=7, depth=1,
+                             records=str(records)) for _ in range(2)]
+    assert [(g["result"], g["plies"]) for g in runs[0]["games"]] == \
+        [(g["result"], g["plies"]) for g in runs[1]["games"]]
+    assert records.read_text().count("(;") == 8
+    assert sum(g["plies"] for g in runs[0]["games"]) > 0
+
+
+def test_run_match_sprt_stops_early():
+    game = kibitz.load_game("gomoku")
+
+    def random_stone(state, rng=__import__("random").Random(3)):
+        return rng.choice(state.legal_actions())
+
+    r = kibitz.run_match(game, ["bot=alphabeta", random_stone], games=400, depth=2,
+                         sprt=(0, 100))
+    assert r["pairings"][0]["sprt"]["decision"] == "H1 accepted"
+    assert len(r["games"]) < 400 and r["pairings"][0]["losses"] == 0
+
+
+def test_run_match_releases_the_gil(other_thread_ticks):
+    r, ticks = other_thread_ticks(lambda: kibitz.run_match(
+        "gomoku", ["bot=alphabeta", "bot=random"], games=2, movetime_ms=200))
+    assert len(r["games"]) == 2 and ticks > 1000
+
+
+@pytest.mark.parametrize("game,players,kw,message", [
+    ("hearts", [lambda s: 0, "bot=random"], {}, "embedded player"),
+    ("chess", ["bot=nosuch", "bot=random"], {"movetime_ms": 5}, "no chess bot 'nosuch'"),
+    ("chess", ["bot=kibitz", "bot=random"], {}, "no limit for 'kibitz'"),
+    ("chess", ["bot=kibitz", "bot=random"], {"tc": "x"}, "time control"),
+    ("hearts", ["bot=rule", "bot=random"], {"komi": 5}, "hearts has no komi"),
+    ("chess", ["bot=kibitz", 42], {}, "not a player"),
+    ("chess", ["bot=kibitz", "bot=random"], {"sprt": (5, 0), "nodes": 10}, "elo0 < elo1"),
+    ("nosuch", ["bot=a", "bot=b"], {}, "unknown game"),
+])
+def test_run_match_errors(game, players, kw, message):
+    with pytest.raises(kibitz.KibitzError, match=message):
+        kibitz.run_match(game, players, **kw)

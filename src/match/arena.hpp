@@ -127,6 +127,11 @@ class GameKind {
                            const std::atomic<bool>& stop) const = 0;
 };
 
+// What the referees without embedded players (PlayerSpec::embedded) say of one.
+inline constexpr const char* kNoEmbeddedPlayers =
+    "an embedded player (a Python callable) plays chess, gomoku and Go in kibitz.run_match; "
+    "kibitz.play_match referees the other games in Python";
+
 // Each game's GameKind comes from its registry entry (games/registry.hpp: make_game_kind).
 
 }  // namespace kibitz::match

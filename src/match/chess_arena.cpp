@@ -230,8 +230,11 @@ class UciSeat final : public ChessSeat {
 
 class BotSeat final : public ChessSeat {
  public:
-  // An engine bot (kibitz, plain) plays through the one engine contract; random has none.
-  explicit BotSeat(std::unique_ptr<engine::AnyEngine> engine) : engine_(std::move(engine)) {}
+  // An engine bot (kibitz, plain, an embedded player) plays through the one engine contract;
+  // random has none. `scores`: the engine's score is its own view (not an embedded player's
+  // default 0), for adjudication.
+  BotSeat(std::unique_ptr<engine::AnyEngine> engine, bool scores)
+      : engine_(std::move(engine)), scores_(scores) {}
   bool healthy() const override { return true; }
   Result<void> new_game(std::uint64_t game_seed) override {
     rng_.reseed(game_seed);
@@ -261,7 +264,10 @@ class BotSeat final : public ChessSeat {
       limits.depth = request.limits.depth;
       if (!engine_->set_position(text)) return reply;  // cannot happen: the referee's game
       const auto r = engine_->think(limits);
-      if (r) {
+      if (!r) {
+        reply.status = ChessReply::Status::kCrash;  // an embedded player's own failure
+        reply.error = r.error().message;
+      } else if (scores_) {
         reply.move = r->move;
         int cp = static_cast<int>(r->score);
         if (search::is_mate(cp)) {
@@ -270,6 +276,8 @@ class BotSeat final : public ChessSeat {
         }
         reply.score = cp;
         reply.comment = score_comment(cp, r->depth);
+      } else {
+        reply.move = r->move;
       }
     }
     reply.elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -278,6 +286,7 @@ class BotSeat final : public ChessSeat {
 
  private:
   std::unique_ptr<engine::AnyEngine> engine_;
+  bool scores_ = true;
   Rng rng_;
 };
 
@@ -285,12 +294,13 @@ class BotSeat final : public ChessSeat {
 // with the spec's options, each checked against the engine's declarations (Hash, Threads,
 // Move Overhead, every search technique), or random.
 Result<std::unique_ptr<BotSeat>> make_chess_bot_seat(const PlayerSpec& spec) {
+  if (spec.is_embedded()) return std::make_unique<BotSeat>(spec.embedded(), false);
   auto engine = engine::make_chess_any_engine(spec.bot == "plain");
   for (const auto& [name, value] : spec.options)
     if (auto ok = engine->set_option(name, value); !ok)
       return fail("bot {}: {}", spec.bot, ok.error().message);
   // The random bot takes the same options (checked, then unused).
-  return std::make_unique<BotSeat>(spec.bot == "random" ? nullptr : std::move(engine));
+  return std::make_unique<BotSeat>(spec.bot == "random" ? nullptr : std::move(engine), true);
 }
 
 struct Opening {
@@ -364,6 +374,7 @@ class ChessKind final : public GameKind {
   Result<void> check(const PlayerSpec& spec) const override {
     if (!spec.protocol.empty() && spec.protocol != "uci")
       return fail("chess players speak UCI, not {}", spec.protocol);
+    if (spec.is_embedded()) return {};
     if (!spec.external()) {
       const auto names = bots();
       if (std::find(names.begin(), names.end(), spec.bot) == names.end())

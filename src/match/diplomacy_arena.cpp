@@ -91,6 +91,7 @@ class DiplomacyKind final : public GameKind {
   std::size_t opening_count() const override { return kDipOpenings; }
 
   Result<void> check(const PlayerSpec& spec) const override {
+    if (spec.is_embedded()) return fail("{}: {}", name(), kNoEmbeddedPlayers);
     if (spec.external() || !spec.protocol.empty())
       return fail(
           "diplomacy has no engine protocol in kibitz match: use an in-process bot "

@@ -253,10 +253,15 @@ class GoBotSeat final : public GoSeat {
   Result<void> new_game(const go::Rules&, const GoRequest&, std::uint64_t seed) override {
     rng_.reseed(seed);
     if (engine_) {
-      // A fresh engine seeded by the game: the match is reproducible game by game.
-      if (auto ok = engine_->set_option("seed", std::to_string(static_cast<std::int64_t>(seed)));
-          !ok)
-        return ok;
+      // A fresh engine seeded by the game: the match is reproducible game by game (an
+      // embedded player has no seed option).
+      const auto& options = engine_->options();
+      const bool seeded = std::any_of(options.begin(), options.end(),
+                                      [](const auto& o) { return o.name == "seed"; });
+      if (seeded)
+        if (auto ok = engine_->set_option("seed", std::to_string(static_cast<std::int64_t>(seed)));
+            !ok)
+          return ok;
       engine_->new_game();
     }
     return {};
@@ -297,7 +302,10 @@ class GoBotSeat final : public GoSeat {
       reply.move = "pass";
       if (auto ok = engine_->set_position(text); !ok) {
         reply.comment = ok.error().message;  // cannot happen: the referee's own game
-      } else if (const auto r = engine_->think(limits)) {
+      } else if (const auto r = engine_->think(limits); !r) {
+        reply.status = GoReply::Status::kCrash;  // an embedded player's own failure
+        reply.error = r.error().message;
+      } else {
         reply.move = r->move;
         reply.comment = fmt::format("{} visits {:.1f}%", r->nodes, 100 * r->score);
       }
@@ -460,6 +468,7 @@ class GoKind final : public GameKind {
   Result<void> check(const PlayerSpec& spec) const override {
     if (!spec.protocol.empty() && spec.protocol != "gtp")
       return fail("Go players speak GTP, not {}", spec.protocol);
+    if (spec.is_embedded()) return {};
     if (spec.external()) {
       if (!spec.options.empty())
         return fail(
@@ -477,6 +486,7 @@ class GoKind final : public GameKind {
 
   Result<std::unique_ptr<Seat>> open(const PlayerSpec& spec,
                                      const GameSettings& settings) const override {
+    if (spec.is_embedded()) return std::make_unique<GoBotSeat>(spec.embedded());
     if (!spec.external()) {
       auto o = go_bot_options(spec);
       if (!o) return tl::unexpected(o.error());

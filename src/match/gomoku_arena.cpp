@@ -214,8 +214,13 @@ class GomokuBotSeat final : public GomokuSeat {
       limits.depth = request.limits.depth;
       if (limits.nodes || limits.depth) limits.movetime_ms = 0;  // the limit alone
       if (engine_->set_position(text)) {
-        if (const auto r = engine_->think(limits)) {
-          if (auto m = gomoku::parse_move(pos, r->move)) reply.move = gomoku::to_gomocup(*m);
+        if (const auto r = engine_->think(limits); !r) {
+          reply.status = GomokuReply::Status::kCrash;  // an embedded player's own failure
+          reply.error = r.error().message;
+        } else {
+          // A move that does not read goes to the referee as it came, to be named there.
+          const auto m = gomoku::parse_move(pos, r->move);
+          reply.move = m ? gomoku::to_gomocup(*m) : r->move;
           reply.comment = fmt::format("d{} {}", r->depth, r->score);
         }
       }
@@ -234,6 +239,7 @@ class GomokuBotSeat final : public GomokuSeat {
 // vct, defence, defence_vct, each alpha-beta technique); or random (the same options, checked
 // and unused).
 Result<std::unique_ptr<GomokuBotSeat>> make_gomoku_bot_seat(const PlayerSpec& spec) {
+  if (spec.is_embedded()) return std::make_unique<GomokuBotSeat>(spec.embedded());
   auto engine = engine::make_gomoku_any_engine(spec.bot == "pipeline", 16);
   for (const auto& [name, value] : spec.options)
     if (auto ok = engine->set_option(name, value); !ok)
@@ -329,6 +335,7 @@ class GomokuKind final : public GameKind {
   Result<void> check(const PlayerSpec& spec) const override {
     if (!spec.protocol.empty() && spec.protocol != "gomocup")
       return fail("gomoku players speak the Gomocup protocol, not {}", spec.protocol);
+    if (spec.is_embedded()) return {};
     if (!spec.external()) {
       const auto names = bots();
       if (std::find(names.begin(), names.end(), spec.bot) == names.end())

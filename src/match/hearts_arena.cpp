@@ -116,6 +116,7 @@ class HeartsKind final : public GameKind {
   std::size_t opening_count() const override { return deals_.size(); }
 
   Result<void> check(const PlayerSpec& spec) const override {
+    if (spec.is_embedded()) return fail("{}: {}", name(), kNoEmbeddedPlayers);
     if (spec.external() || !spec.protocol.empty())
       return fail(
           "hearts has no engine protocol in kibitz match: use an in-process bot (bot=random, "

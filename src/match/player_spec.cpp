@@ -151,10 +151,10 @@ Result<PlayerSpec> parse_player_spec(std::string_view text) {
 }
 
 std::string PlayerSpec::describe() const {
-  std::string s = external() ? "cmd=" : "bot=";
+  std::string s = external() ? "cmd=" : is_embedded() ? "embedded" : "bot=";
   if (external()) {
     for (std::size_t i = 0; i < command.size(); ++i) s += (i ? " " : "") + command[i];
-  } else {
+  } else if (!is_embedded()) {
     s += bot;
   }
   for (const auto& [k, v] : options) s += fmt::format(" option.{}={}", k, v);

@@ -5,6 +5,8 @@
 // (option-file: a YAML file's options: map, as if each were an option.NAME=VALUE there)
 // Words are split like a shell does (quotes, backslash); the words after cmd= that are not
 // KEY=VALUE with a known key are the program's arguments (arg=WORD adds one verbatim).
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -13,7 +15,15 @@
 #include "core/error.hpp"
 #include "match/time_control.hpp"
 
+namespace kibitz::engine {
+class AnyEngine;
+}
+
 namespace kibitz::match {
+
+// An engine the program that embeds the library supplies (kibitz.run_match: a Python
+// callable), made once for each seat that plays it.
+using EngineMaker = std::function<std::unique_ptr<engine::AnyEngine>()>;
 
 struct PlayerSpec {
   std::string name;
@@ -24,7 +34,11 @@ struct PlayerSpec {
   bool show_stderr = false;
   std::vector<std::pair<std::string, std::string>> options;  // option.NAME=VALUE, in order
   MoveLimits limits;                                         // empty: the match's limits
+  // Or an embedded player (chess, gomoku and Go only): the game's bot seat drives the engine
+  // it makes with the game's position text, as it drives Kibitz's own bots.
+  EngineMaker embedded;
   bool external() const { return !command.empty(); }
+  bool is_embedded() const { return static_cast<bool>(embedded); }
   std::string describe() const;  // "sf (cmd=stockfish option.Hash=16)"
 };
 

@@ -60,6 +60,7 @@ class StateKind final : public GameKind {
   std::size_t opening_count() const override { return book_.size(); }
 
   Result<void> check(const PlayerSpec& spec) const override {
+    if (spec.is_embedded()) return fail("{}: {}", name_, kNoEmbeddedPlayers);
     if (spec.external() || !spec.protocol.empty())
       return fail(
           "{} has no engine protocol in kibitz match: use an in-process bot (bot=random or "

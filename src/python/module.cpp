@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <future>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -24,6 +26,7 @@
 #include "games/diplomacy/map.hpp"
 #include "games/diplomacy/state.hpp"
 #include "games/registry.hpp"
+#include "match/match.hpp"
 
 namespace py = pybind11;
 
@@ -483,6 +486,282 @@ py::dict random_games(const Game& game, int n, std::uint64_t seed, int max_plies
   return out;
 }
 
+// ---------------------------------------------------------------------------------------
+// kibitz.run_match: the C++ match runner (`kibitz match`) with Python callables as players.
+
+// A Python callable that plays: the GIL is taken to call it and to let go of it, since the
+// match's worker threads make and drop its engines.
+struct PyPlayer {
+  PyPlayer(py::object f, std::shared_ptr<Game> g) : callable(std::move(f)), game(std::move(g)) {}
+  PyPlayer(const PyPlayer&) = delete;
+  PyPlayer& operator=(const PyPlayer&) = delete;
+  ~PyPlayer() {
+    py::gil_scoped_acquire gil;
+    callable = py::object();
+    game.reset();
+  }
+  py::object callable;
+  std::shared_ptr<Game> game;  // plain: the position text says the size, rule and komi
+};
+
+// The player behind the engine contract, as the match's bot seats drive Kibitz's own engines:
+// the position text becomes a kibitz.State, the callable's answer (an action or a move text)
+// the move. It answers at once on the calling thread; a callable cannot be stopped.
+class PyEngine final : public engine::AnyEngine {
+ public:
+  explicit PyEngine(std::shared_ptr<const PyPlayer> player) : player_(std::move(player)) {}
+  std::string_view game() const override { return player_->game->entry().name; }
+  const std::vector<engine::EngineOption>& options() const override { return options_; }
+  Result<void> set_option(std::string_view name, std::string_view) override {
+    return fail("a Python player has no option '{}'", name);
+  }
+  void new_game() override {}
+  Result<void> set_position(std::string_view text) override {
+    text_ = text;
+    return {};
+  }
+  Result<void> go(const engine::EngineLimits&, ReportFn, ReportFn done) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    engine::EngineReport report;
+    {
+      py::gil_scoped_acquire gil;
+      try {
+        State state(player_->game, player_->game->make(text_));
+        const State own = state.clone();  // the callable may play on its copy
+        const py::object answer = player_->callable(std::move(state));
+        if (py::isinstance<py::str>(answer)) {
+          report.move = answer.cast<std::string>();
+        } else if (PyIndex_Check(answer.ptr()) && !py::isinstance<py::bool_>(answer)) {
+          report.move = own.action_to_string(py::int_(answer).cast<int>());
+        } else {
+          return fail("answered {}, not an action (int) or a move (str)",
+                      py::repr(answer).cast<std::string>());
+        }
+      } catch (py::error_already_set& e) {
+        return fail("raised {}: {}", e.type().attr("__name__").cast<std::string>(),
+                    py::str(e.value()).cast<std::string>());
+      } catch (const KibitzError& e) {
+        return fail("answered badly: {}", e.what());
+      } catch (const py::cast_error& e) {
+        return fail("answered an action outside int: {}", e.what());
+      }
+    }
+    report.time_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
+    if (done) done(report);
+    return {};
+  }
+  void stop() override {}
+  void ponderhit() override {}
+  void wait() override {}
+  bool thinking() const override { return false; }
+
+ private:
+  std::shared_ptr<const PyPlayer> player_;
+  std::vector<engine::EngineOption> options_;
+  std::string text_;
+};
+
+// A value of the settings dict, or its default.
+template <class T>
+T setting(const py::dict& d, const char* key, T fallback) {
+  if (!d.contains(key) || d[key].is_none()) return fallback;
+  try {
+    return d[key].cast<T>();
+  } catch (const py::cast_error&) {
+    throw KibitzError(std::string("run_match: ") + key + " has the wrong type (" +
+                      py::repr(d[key]).cast<std::string>() + ")");
+  }
+}
+
+// The match (see run_match in kibitz/match.py for the settings): its report as JSON and as
+// `kibitz match` prints it. The match runs on a thread of its own without the GIL; this
+// thread wakes every 50 ms to take Ctrl-C, which stops the match as `kibitz match` stops
+// (the games finished are reported, "interrupted" is true).
+py::tuple run_match(const std::string& game_name, const py::list& players, const py::dict& d) {
+  const Registry& registry = builtin_registry();
+  const GameEntry* entry = registry.find(game_name);
+  if (!entry) throw KibitzError("unknown game '" + game_name + "' (kibitz.games() lists them)");
+  match::MatchConfig c;
+  auto& st = c.settings;
+  st.board_size = setting(d, "board_size", 0);
+  st.rule = setting<std::string>(d, "rule", "");
+  if (d.contains("komi") && !d["komi"].is_none()) {
+    if (!(entry->match_settings & kKomiSetting))
+      throw KibitzError("komi: " + game_name + " has no komi (only " +
+                        registry.titles_taking(kKomiSetting) + " has)");
+    st.komi = setting(d, "komi", st.komi);
+  }
+  st.max_year = setting(d, "max_year", 0);
+  st.grace_ms = setting<std::int64_t>(d, "grace_ms", st.grace_ms);
+  st.move_timeout_ms = setting<std::int64_t>(d, "move_timeout_ms", st.move_timeout_ms);
+  st.start_timeout_ms = setting<std::int64_t>(d, "start_timeout_ms", st.start_timeout_ms);
+  st.event = setting<std::string>(d, "event", "kibitz.run_match");
+  st.verbose = setting(d, "verbose", false);
+  auto& adj = st.adjudication;
+  adj.resign_moves = setting(d, "resign_moves", adj.resign_moves);
+  adj.resign_score = setting(d, "resign_score", adj.resign_score);
+  adj.draw_moves = setting(d, "draw_moves", adj.draw_moves);
+  adj.draw_score = setting(d, "draw_score", adj.draw_score);
+  adj.draw_after = setting(d, "draw_after", adj.draw_after);
+  adj.max_moves = setting(d, "max_moves", adj.max_moves);
+  if (const auto tc = setting<std::string>(d, "tc", ""); !tc.empty())
+    st.limits.clock = value_or_raise(match::TimeControl::parse(tc));
+  st.limits.movetime_ms = setting<std::int64_t>(d, "movetime_ms", 0);
+  st.limits.nodes = setting<std::uint64_t>(d, "nodes", 0);
+  st.limits.depth = setting(d, "depth", 0);
+  c.games = setting(d, "games", c.games);
+  c.gauntlet = setting(d, "gauntlet", false);
+  c.concurrency = setting(d, "concurrency", 1);
+  c.seed = setting<std::uint64_t>(d, "seed", 1);
+  c.openings.file = setting<std::string>(d, "openings", "");
+  c.openings.format = setting<std::string>(d, "openings_format", "auto");
+  c.openings.plies = setting(d, "plies", 0);
+  c.openings.random_order = setting(d, "random_openings", false);
+  c.records_file = setting<std::string>(d, "records", "");
+  c.report_every = setting(d, "report_every", 0);
+  c.progress = setting(d, "progress", false);
+  if (d.contains("sprt") && !d["sprt"].is_none()) {
+    const auto [elo0, elo1] = setting(d, "sprt", std::pair<double, double>{});
+    const double alpha = setting(d, "alpha", 0.05), beta = setting(d, "beta", 0.05);
+    if (!(elo0 < elo1)) throw KibitzError("sprt: expected (elo0, elo1) with elo0 < elo1");
+    if (!(alpha > 0 && alpha < 0.5 && beta > 0 && beta < 0.5))
+      throw KibitzError("sprt: alpha and beta must lie between 0 and 0.5");
+    c.sprt = match::SprtParams{elo0, elo1, alpha, beta};
+  }
+
+  auto kind = registry.game_kind(game_name, st);
+  if (!kind) throw KibitzError(kind.error().message);
+  const auto plain = load_game(game_name, py::kwargs());
+  for (const auto& p : players) {
+    if (py::isinstance<py::str>(p)) {
+      c.players.push_back(value_or_raise(match::parse_player_spec(p.cast<std::string>())));
+      continue;
+    }
+    // (name, callable): the wrapper names every callable.
+    const auto pair = p.cast<py::tuple>();
+    match::PlayerSpec spec;
+    spec.name = pair[0].cast<std::string>();
+    auto player =
+        std::make_shared<const PyPlayer>(py::reinterpret_borrow<py::object>(pair[1]), plain);
+    spec.embedded = [player] { return std::make_unique<PyEngine>(player); };
+    c.players.push_back(std::move(spec));
+  }
+  if (st.limits.empty() && (*kind)->needs_limits())
+    for (const auto& p : c.players)
+      if (p.limits.empty() && !p.is_embedded())
+        throw KibitzError("no limit for '" + p.name +
+                          "': give tc, movetime_ms, nodes or depth (or its own in its spec)");
+
+  std::atomic<bool> stop{false};
+  match::Match m(c, std::move(*kind));
+  Result<match::MatchReport> report = fail("run_match: no report");
+  {
+    py::gil_scoped_release release;
+    auto running = std::async(std::launch::async, [&] { return m.run(stop); });
+    while (running.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Clear();  // KeyboardInterrupt: the match stops, the report says so
+        stop.store(true);
+      }
+    }
+    report = running.get();
+  }
+  const auto r = value_or_raise(std::move(report));
+  return py::make_tuple(match::report_json(r, c), match::format_report(r, c));
+}
+
+// The hot calls of a Python loop over a state (is_terminal, current_player, is_chance_node,
+// legal_actions, apply_action) as plain CPython methods: pybind11's general dispatcher costs
+// about as much again as the call itself (BENCHMARKS.md, "Python: the cost of a call").
+PyObject* g_kibitz_error = nullptr;  // kibitz.KibitzError
+
+// The State inside a kibitz.State: the method descriptor has checked self's type, and a
+// State exists only as made in C++ (it has no __init__), so its value is always there.
+State& self_state(PyObject* self) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(self);
+  return *static_cast<State*>(inst->get_value_and_holder().value_ptr());
+}
+
+template <class F>
+PyObject* raising(F&& f) {
+  try {
+    return f();
+  } catch (const KibitzError& e) {
+    PyErr_SetString(g_kibitz_error, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+PyObject* fast_is_terminal(PyObject* self, PyObject*) {
+  return PyBool_FromLong(self_state(self).is_terminal());
+}
+PyObject* fast_is_chance_node(PyObject* self, PyObject*) {
+  return PyBool_FromLong(self_state(self).is_chance_node());
+}
+PyObject* fast_current_player(PyObject* self, PyObject*) {
+  return PyLong_FromLong(self_state(self).current_player());
+}
+PyObject* fast_legal_actions(PyObject* self, PyObject*) {
+  return raising([&]() -> PyObject* {
+    const auto actions = self_state(self).legal_actions();
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(actions.size()));
+    if (!list) return nullptr;
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      PyObject* a = PyLong_FromLong(actions[i]);
+      if (!a) {
+        Py_DECREF(list);
+        return nullptr;
+      }
+      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), a);
+    }
+    return list;
+  });
+}
+PyObject* fast_apply_action(PyObject* self, PyObject* arg) {
+  if (PyBool_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "apply_action: the action is an int, not a bool");
+    return nullptr;
+  }
+  const long a = PyLong_AsLong(arg);  // an int, or anything with __index__ (NumPy's)
+  if (a == -1 && PyErr_Occurred()) return nullptr;
+  if (a < std::numeric_limits<int>::min() || a > std::numeric_limits<int>::max()) {
+    PyErr_Format(g_kibitz_error, "action %ld is outside the game's actions", a);
+    return nullptr;
+  }
+  return raising([&]() -> PyObject* {
+    self_state(self).apply_action(static_cast<int>(a));
+    Py_RETURN_NONE;
+  });
+}
+
+PyMethodDef g_fast_state_methods[] = {
+    {"is_terminal", fast_is_terminal, METH_NOARGS, "Whether the game is over."},
+    {"is_chance_node", fast_is_chance_node, METH_NOARGS,
+     "True while a start is dealt by chance (Hearts loaded without a seed)."},
+    {"current_player", fast_current_player, METH_NOARGS,
+     "The player to move, 0 .. num_players - 1; -1 at a chance node; -4 once the game is "
+     "over."},
+    {"legal_actions", fast_legal_actions, METH_NOARGS,
+     "The legal actions; at a chance node, the outcomes left."},
+    {"apply_action", fast_apply_action, METH_O,
+     "apply_action(action): plays an action (an int, or a NumPy integer); KibitzError when it "
+     "is not legal, and the state is left as it was."},
+    {nullptr, nullptr, 0, nullptr}};
+
+// Replaces the class's pybind11 bindings of those methods.
+void bind_fast_state_methods(py::handle state_class) {
+  for (PyMethodDef* def = g_fast_state_methods; def->ml_name; ++def) {
+    PyObject* descr = PyDescr_NewMethod(reinterpret_cast<PyTypeObject*>(state_class.ptr()), def);
+    if (!descr) throw py::error_already_set();
+    state_class.attr(def->ml_name) = py::reinterpret_steal<py::object>(descr);
+  }
+}
+
 }  // namespace
 }  // namespace kibitz::python
 
@@ -490,7 +769,7 @@ PYBIND11_MODULE(_kibitz, m) {
   using namespace kibitz::python;
   using kibitz::AnyState;
   m.doc() = "Kibitz's games from Python (docs/python.md)";
-  py::register_exception<KibitzError>(m, "KibitzError", PyExc_ValueError);
+  g_kibitz_error = py::register_exception<KibitzError>(m, "KibitzError", PyExc_ValueError).ptr();
 
   m.def(
       "games",
@@ -554,22 +833,15 @@ PYBIND11_MODULE(_kibitz, m) {
         return out + ")";
       });
 
-  py::class_<State>(m, "State", "A position of a game, with the moves that reached it.")
-      .def("current_player", &State::current_player,
-           "The player to move, 0 .. num_players - 1; -1 at a chance node; -4 once the game "
-           "is over.")
-      .def("is_terminal", &State::is_terminal)
+  py::class_<State> state_class(m, "State",
+                                "A position of a game, with the moves that reached it.");
+  state_class
       .def("returns", &State::returns,
            "One value per player (a win +1, a loss -1; Hearts: minus the points taken).")
-      .def("is_chance_node", &State::is_chance_node,
-           "True while a start is dealt by chance (Hearts loaded without a seed).")
       .def("chance_outcomes", &State::chance_outcomes,
            "At a chance node, (action, probability) for each outcome; else empty.")
-      .def("legal_actions", &State::legal_actions,
-           "The legal actions; at a chance node, the outcomes left.")
       .def("legal_moves", &State::legal_moves,
            "The legal moves in the game's notation, in the order of legal_actions().")
-      .def("apply_action", &State::apply_action, py::arg("action"))
       .def("apply_move", &State::apply_move, py::arg("move"),
            "Plays a move written in the game's notation.")
       .def("action_to_string", &State::action_to_string, py::arg("action"))
@@ -617,6 +889,8 @@ PYBIND11_MODULE(_kibitz, m) {
           py::arg("seed"), py::arg("max_plies") = 100000,
           "Plays random legal moves to the end (or max_plies) in C++, the rest of a chance "
           "deal first; the plies played.");
+  // is_terminal, is_chance_node, current_player, legal_actions, apply_action.
+  bind_fast_state_methods(state_class);
 
   py::class_<Engine>(m, "Engine",
                      "A game's engine with its search; Engine(game, **options) or game.engine().")
@@ -668,6 +942,8 @@ PYBIND11_MODULE(_kibitz, m) {
         "playout policy and priors) on a state, without the GIL: {'move', 'action', 'value', "
         "'pv', 'moves', 'playouts', 'time_ms', 'uncertainty'}; value is for the player to "
         "move, 0..1.");
+
+  m.def("_run_match", &run_match, py::arg("game"), py::arg("players"), py::arg("settings"));
 
   m.def("random_games", &random_games, py::arg("game"), py::arg("n"), py::arg("seed") = 1,
         py::arg("max_plies") = 100000,
