@@ -85,6 +85,20 @@ def test_known_outcomes():
     assert hearts.is_terminal() and sum(hearts.returns()) in (-26.0, -78.0)
 
 
+def test_max_game_length():
+    # The bounds docs/python.md derives from each game's rules.
+    expected = [("chess", {}, 12826), ("gomoku", {}, 225), ("gomoku", {"rule": "renju"}, 225),
+                ("gomoku", {"rule": "capture"}, 19 * 19 + 16), ("go", {"size": 9}, 243),
+                ("go", {}, 1023), ("hearts", {}, 64), ("hearts", {"pass": "none"}, 52)]
+    for name, params, bound in expected:
+        assert kibitz.load_game(name, **params).max_game_length() == bound, (name, params)
+    # Random games stay within them (Go's cap ends some 9x9 games).
+    for name, params in [("go", {"size": 9}), ("gomoku", {"rule": "capture"}), ("hearts", {})]:
+        game = kibitz.load_game(name, **params)
+        longest = max(game.new_initial_state().play_random(seed) for seed in range(1, 40))
+        assert 0 < longest <= game.max_game_length(), (name, longest)
+
+
 def test_action_numbering():
     """docs/python.md: chess from + 64 to + 4096 promotion; gomoku and Go x + size y from a1,
     Go's pass last; Hearts 13 suit + rank (clubs, diamonds, spades, hearts; 2 .. A)."""

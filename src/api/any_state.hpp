@@ -33,6 +33,9 @@ class AnyState {
   // The actions of the moves played, those of the position text's move list included (not
   // setup stones); numbered as below, empty where the game has no numbered actions.
   virtual std::vector<int> history() const { return {}; }
+  // An upper bound on the plies of a game under these rules, chance outcomes not counted
+  // (OpenSpiel's MaxGameLength); 0: the game knows none.
+  virtual int max_game_length() const { return 0; }
 
   // Moves as numbers (the Python bindings' actions): each move of the game has one in
   // [0, num_distinct_actions()), the same in every position (docs/python.md lists them per

@@ -797,6 +797,16 @@ PYBIND11_MODULE(_kibitz, m) {
       .def_property_readonly("title", [](const Game& g) { return g.entry().title; })
       .def_property_readonly("parameters", &Game::params)
       .def("num_players", [](const Game& g) { return g.entry().num_players; })
+      .def(
+          "max_game_length",
+          [](const std::shared_ptr<Game>& g) -> std::optional<int> {
+            const int n = g->make(g->head())->max_game_length();
+            return n > 0 ? std::optional<int>(n) : std::nullopt;
+          },
+          "An upper bound on the moves of a game, chance outcomes not counted (chess: 12,826 "
+          "plies by the fifty-move rule; Go: its move cap, 3 x size² and at most 1,023; gomoku: "
+          "size², plus 16 "
+          "under the capture rule; Hearts: 64, or 52 without passing).")
       .def("num_distinct_actions", &Game::num_actions,
            "Actions are numbered 0 .. num_distinct_actions() - 1 (docs/python.md).")
       .def(

@@ -68,6 +68,10 @@ inline void check_entry_conformance(const GameEntry& g, int playouts, std::uint6
       ++plies;
     }
     EXPECT_EQ(s.returns().size(), static_cast<std::size_t>(g.num_players));
+    // The game's bound on its length (where it states one) holds.
+    if (s.max_game_length() > 0) {
+      EXPECT_LE(plies, s.max_game_length());
+    }
     auto late = s.apply("no-such-move");
     ASSERT_FALSE(late);
     EXPECT_EQ(late.error().message.find('\n'), std::string::npos) << late.error().message;

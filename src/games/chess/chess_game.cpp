@@ -79,6 +79,10 @@ class ChessState final : public GameState<ChessState, Position> {
     return out;
   }
   std::string to_string() const override { return pos_.fen(); }
+  // The game ends at a halfmove clock of 100, so at most 100 reversible plies separate two
+  // irreversible ones, of which there are at most 126: 30 captures and 96 pawn steps (16
+  // pawns, 6 each). 127 runs of 100 plus the 126.
+  int max_game_length() const override { return 127 * 100 + 126; }
 
  private:
   std::string start_;  // the FEN before the first move played here

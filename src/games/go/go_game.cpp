@@ -79,6 +79,8 @@ class GoState final : public GameState<GoState, Position> {
     record_action(*m);
     return {};
   }
+  // The rules' move cap (passes count): 3 × size², at most 1,023, unless the rules set one.
+  int max_game_length() const override { return pos_.max_moves(); }
   std::string to_string() const override {
     std::string out = fmt::format("{} komi {}", pos_.size(), pos_.komi());
     for (const auto& [m, colour] : moves_) {

@@ -43,6 +43,12 @@ class GomokuState final : public GameState<GomokuState, Position> {
         pos_.size(), 3, player, pos_.current_player() == player,
         [&](int x, int y) { return static_cast<int>(pos_.stone(square_of(x, y))); }, out);
   }
+  // A ply places a stone and the board holds size² of them. Under the capture rule each side
+  // also loses at most 8 captured stones before the other's winning capture (10 win).
+  int max_game_length() const override {
+    const int points = pos_.size() * pos_.size();
+    return pos_.rule() == Rule::kCapture ? points + 2 * (Position::kCaptureWin - 2) : points;
+  }
   std::string to_string() const override {
     std::string out;
     if (pos_.variant() != Variant{})

@@ -77,6 +77,10 @@ class HeartsState final : public GameState<HeartsState, State> {
     if (player < 0 || player >= kNumPlayers) return {};
     return view_text(pos_.information_state(player));
   }
+  // 52 cards played, and before them 3 cards picked by each seat unless the hand keeps them.
+  int max_game_length() const override {
+    return kNumCards + (pos_.pass_dir() == PassDir::kNone ? 0 : 3 * kNumPlayers);
+  }
   std::string to_string() const override {
     std::string out(hearts::to_string(pos_.pass_dir()));
     for (const CardSet& hand : deal_) out += " " + hearts::to_string(hand);
