@@ -28,6 +28,7 @@ Runner add_uci(CLI::App& root);
 Runner add_bench(CLI::App& root, const Registry& registry);
 Runner add_selfplay(CLI::App& root, const Registry& registry);
 Runner add_match(CLI::App& root, const Registry& registry);
+Runner add_serve(CLI::App& root, const Registry& registry);
 Runner add_gomocup(CLI::App& root);
 Runner add_gomoku(CLI::App& root);
 Runner add_gtp(CLI::App& root);

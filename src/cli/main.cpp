@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   std::vector<Command> runners = {
       {"demo", cli::add_demo(app, registry)},   {"games", cli::add_games(app, registry)},
       {"bench", cli::add_bench(app, registry)}, {"selfplay", cli::add_selfplay(app, registry)},
-      {"match", cli::add_match(app, registry)},
+      {"match", cli::add_match(app, registry)}, {"serve", cli::add_serve(app, registry)},
   };
   for (const auto& g : registry.games())
     if (g.commands)

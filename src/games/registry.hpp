@@ -102,6 +102,9 @@ struct GameEntry {
   std::string match_help;  // its paragraph in `kibitz match --help` (wrapped, 2-space indent)
   // Its part of `kibitz demo`: a few seconds showing what it does (printed on stdout).
   std::function<void(const DemoRequest&)> demo;
+  // `kibitz serve`: the position text as the game's web page draws it, a JSON object
+  // (docs/serve.md gives each game's fields); empty: the game has no board page.
+  std::function<Result<std::string>(std::string_view position_text)> web_view;
   // The game's own subcommands (`kibitz uci`, `kibitz gomoku`), added to the program's.
   std::function<std::vector<Command>(CLI::App&)> commands;
 };

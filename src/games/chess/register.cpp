@@ -6,7 +6,30 @@
 #include "games/chess/chess_game.hpp"
 #include "match/chess_arena.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
+
 namespace kibitz::chess {
+
+namespace {
+
+// The page's view: the FEN (the page draws from it), check, how the game ended, the last move.
+Result<std::string> web_view(std::string_view text) {
+  auto p = parse_position_text(text);
+  if (!p) return tl::unexpected(p.error());
+  nlohmann::json j;
+  j["fen"] = p->fen();
+  j["check"] = p->in_check();
+  j["outcome"] = p->outcome() == Outcome::kOngoing ? "" : std::string(outcome_name(p->outcome()));
+  const auto moves = text.find("moves");
+  const auto words = moves == std::string_view::npos ? std::vector<std::string_view>{}
+                                                     : split_blanks(text.substr(moves + 5));
+  j["last"] = words.empty() ? std::string() : std::string(words.back());
+  return j.dump();
+}
+
+}  // namespace
 
 GameEntry registry_entry() {
   GameEntry e;
@@ -22,6 +45,7 @@ GameEntry registry_entry() {
     return match::make_chess_kind();
   };
   e.engine = [] { return engine::make_chess_any_engine(); };
+  e.web_view = web_view;
   e.bench = cli::bench_chess;
   e.bench_golden = GameEntry::BenchGolden{"chess_bench_signature.txt", {}, "Nodes searched"};
   e.protocol = "UCI";

@@ -7,7 +7,48 @@
 #include "games/go/go_game.hpp"
 #include "match/go_arena.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace kibitz::go {
+
+namespace {
+
+// The page's view: size and komi, the stones as [x, y, colour] (x from the left, y from the
+// bottom, colour 0 black), the stones each side captured, the ko point, the last move, the
+// passes in a row, and the area count as it stands: each point's owner (0 black, 1 white,
+// -1 neither, row by row from the bottom) and black's area minus white's minus komi.
+Result<std::string> web_view(std::string_view text) {
+  auto p = parse_position_text(text);
+  if (!p) return tl::unexpected(p.error());
+  const auto xy = [](int sq) { return nlohmann::json{x_of(sq), y_of(sq)}; };
+  nlohmann::json j;
+  j["size"] = p->size();
+  j["komi"] = p->komi();
+  j["stones"] = nlohmann::json::array();
+  std::array<Color, kNumPoints> owner{};
+  p->area_map(owner);
+  std::vector<int> area;
+  for (int y = 0; y < p->size(); ++y)
+    for (int x = 0; x < p->size(); ++x) {
+      const int sq = point_of(x, y);
+      const Color c = p->at(sq);
+      if (c == kBlack || c == kWhite) j["stones"].push_back({x, y, c == kBlack ? 0 : 1});
+      area.push_back(owner[static_cast<std::size_t>(sq)] == kBlack   ? 0
+                     : owner[static_cast<std::size_t>(sq)] == kWhite ? 1
+                                                                     : -1);
+    }
+  j["area"] = area;
+  j["score"] = p->score();
+  j["captured"] = {p->captured(kBlack), p->captured(kWhite)};
+  j["ko"] = p->ko_point() ? xy(p->ko_point()) : nlohmann::json();
+  const Move last = p->last_move();
+  j["last"] = last.is_point() ? xy(last.sq) : nlohmann::json();
+  j["last_pass"] = last.is_pass();
+  j["passes"] = p->passes();
+  return j.dump();
+}
+
+}  // namespace
 
 GameEntry registry_entry() {
   GameEntry e;
@@ -23,6 +64,7 @@ GameEntry registry_entry() {
   e.match_settings = kBoardSizeSetting | kRuleSetting | kKomiSetting;
   e.arena = match::make_go_kind;
   e.engine = engine::make_go_any_engine;
+  e.web_view = web_view;
   e.bench = cli::bench_go;
   e.bench_golden =
       GameEntry::BenchGolden{"go_bench_signature.txt", {"--playouts", "2000"}, "Tree nodes"};

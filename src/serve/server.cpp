@@ -1,0 +1,252 @@
+#include "serve/server.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "serve/assets.hpp"
+
+namespace kibitz::serve {
+
+namespace {
+
+using nlohmann::json;
+constexpr auto kLongPoll = std::chrono::milliseconds(1000);
+
+void send_json(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+void send_error(httplib::Response& res, const RequestError& e) {
+  send_json(res, e.status, json{{"error", e.message}}.dump());
+}
+
+// The request's body as a JSON object ({} when empty); an error says what is wrong with it.
+Reply<json> body_object(const httplib::Request& req) {
+  if (req.body.empty()) return json::object();
+  json j = json::parse(req.body, nullptr, false);
+  if (j.is_discarded()) return tl::unexpected(RequestError{400, "the body is not JSON"});
+  if (!j.is_object()) return tl::unexpected(RequestError{400, "the body is not a JSON object"});
+  return j;
+}
+
+// A field of the body with its type checked; `fallback` when absent.
+template <class T>
+Reply<T> field(const json& j, const char* name, T fallback) {
+  if (!j.contains(name) || j[name].is_null()) return fallback;
+  const json& v = j[name];
+  if constexpr (std::is_same_v<T, bool>) {
+    if (v.is_boolean()) return v.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    if (v.is_number_integer() || v.is_number_unsigned()) {
+      if constexpr (std::is_unsigned_v<T>) {
+        if (v.is_number_unsigned() || v.get<std::int64_t>() >= 0) return v.get<T>();
+      } else {
+        return v.get<T>();
+      }
+    }
+  } else {
+    if (v.is_string()) return v.get<std::string>();
+  }
+  return tl::unexpected(RequestError{400, fmt::format("'{}' has the wrong type", name)});
+}
+
+// A parameter's value as the position text writes it (true / false, numbers, words).
+std::string param_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+
+json games_json(const Registry& registry) {
+  json out = json::array();
+  for (const auto& g : registry.games()) {
+    json params = json::array();
+    for (const auto& p : g.position_params) params.push_back({{"name", p.name}, {"help", p.help}});
+    out.push_back({{"name", g.name},
+                   {"title", g.title},
+                   {"summary", g.summary},
+                   {"players", g.num_players},
+                   {"params", params},
+                   {"board", static_cast<bool>(g.web_view)},
+                   {"engine", static_cast<bool>(g.engine)}});
+  }
+  return out;
+}
+
+}  // namespace
+
+struct Server::Impl {
+  httplib::Server http;
+};
+
+Server::Server(const Registry& registry, ServeOptions options)
+    : registry_(registry),
+      options_(std::move(options)),
+      store_(registry, options_.store),
+      impl_(std::make_unique<Impl>()) {
+  auto& http = impl_->http;
+  const int threads = std::max(2, options_.threads);
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  http.set_payload_max_length(options_.max_body);
+  http.set_read_timeout(10);
+  http.set_write_timeout(10);
+  http.set_keep_alive_max_count(1000);
+
+  // Any status >= 400 without a body of ours (no route, a body too large) gets one line.
+  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    std::string why = res.status == 404   ? fmt::format("no such page: {} {}", req.method, req.path)
+                      : res.status == 413 ? std::string("the request is too large")
+                                          : fmt::format("HTTP {}", res.status);
+    res.set_content(json{{"error", why}}.dump(), "application/json");
+  });
+  http.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string why = "internal error";
+        try {
+          if (ep) std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          why = fmt::format("internal error: {}", e.what());
+        } catch (...) {
+        }
+        send_json(res, 500, json{{"error", why}}.dump());
+      });
+
+  // The pages and their assets.
+  for (const Asset& a : assets()) {
+    const std::string path(a.path);
+    const auto serve_asset = [a](const httplib::Request&, httplib::Response& res) {
+      res.set_content(a.body.data(), a.body.size(), std::string(a.type).c_str());
+      res.set_header("Cache-Control", "no-cache");
+    };
+    http.Get(path, serve_asset);
+    if (path == "/index.html") http.Get("/", serve_asset);
+    if (path == "/play.html") http.Get(R"(/play/([a-z]+))", serve_asset);
+  }
+
+  http.Get("/api/games", [this](const httplib::Request&, httplib::Response& res) {
+    send_json(res, 200, games_json(registry_).dump());
+  });
+
+  http.Post("/api/sessions", [this](const httplib::Request& req, httplib::Response& res) {
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    auto game = field<std::string>(*body, "game", "");
+    auto position = field<std::string>(*body, "position", "");
+    if (!game) return send_error(res, game.error());
+    if (!position) return send_error(res, position.error());
+    if (game->empty()) return send_error(res, {400, "'game' is missing"});
+    std::vector<std::pair<std::string, std::string>> params;
+    if (body->contains("params") && !(*body)["params"].is_null()) {
+      if (!(*body)["params"].is_object())
+        return send_error(res, {400, "'params' is not an object"});
+      for (const auto& [k, v] : (*body)["params"].items()) params.emplace_back(k, param_text(v));
+    }
+    auto session = store_.create(*game, params, *position);
+    if (!session) return send_error(res, session.error());
+    send_json(res, 201, (*session)->view());
+  });
+
+  const std::string id = R"(/api/sessions/([0-9a-f]{32}))";
+  http.Get(id, [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    send_json(res, 200, (*s)->view());
+  });
+  http.Delete(id, [this](const httplib::Request& req, httplib::Response& res) {
+    if (!store_.remove(req.matches[1]))
+      return send_error(res, {404, "no such game (it ended, or the server made room)"});
+    res.status = 204;
+  });
+  http.Post(id + "/move", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    auto move = field<std::string>(*body, "move", "");
+    if (!move) return send_error(res, move.error());
+    if (move->empty()) return send_error(res, {400, "'move' is missing"});
+    auto view = (*s)->move(*move);
+    if (!view) return send_error(res, view.error());
+    send_json(res, 200, *view);
+  });
+  http.Post(id + "/undo", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    auto plies = field<int>(*body, "plies", 1);
+    if (!plies) return send_error(res, plies.error());
+    auto view = (*s)->undo(*plies);
+    if (!view) return send_error(res, view.error());
+    send_json(res, 200, *view);
+  });
+  http.Post(id + "/think", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    ThinkRequest t;
+    auto movetime = field<std::int64_t>(*body, "movetime_ms", 0);
+    auto nodes = field<std::uint64_t>(*body, "nodes", 0);
+    auto depth = field<int>(*body, "depth", 0);
+    auto play = field<bool>(*body, "play", true);
+    for (const RequestError* e :
+         {movetime ? nullptr : &movetime.error(), nodes ? nullptr : &nodes.error(),
+          depth ? nullptr : &depth.error(), play ? nullptr : &play.error()})
+      if (e) return send_error(res, *e);
+    t.movetime_ms = *movetime;
+    t.nodes = *nodes;
+    t.depth = *depth;
+    t.play = *play;
+    auto view = (*s)->think(t);
+    if (!view) return send_error(res, view.error());
+    send_json(res, 202, *view);
+  });
+  http.Post(id + "/stop", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    send_json(res, 200, (*s)->stop());
+  });
+  // Long polling: the events after ?after=N, waiting up to a second for one.
+  http.Get(id + "/events", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    std::uint64_t after = 0;
+    if (req.has_param("after")) {
+      const std::string v = req.get_param_value("after");
+      const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), after);
+      if (ec != std::errc() || p != v.data() + v.size())
+        return send_error(res, {400, "'after' is not a number"});
+    }
+    send_json(res, 200, (*s)->events(after, kLongPoll));
+  });
+}
+
+Server::~Server() { stop(); }
+
+Result<int> Server::bind() {
+  auto& http = impl_->http;
+  if (options_.port == 0) {
+    const int port = http.bind_to_any_port(options_.host);
+    if (port < 0) return fail("cannot listen on {} (any port)", options_.host);
+    return port;
+  }
+  if (!http.bind_to_port(options_.host, options_.port))
+    return fail("cannot listen on {}:{} (in use, or not an address of this machine)", options_.host,
+                options_.port);
+  return options_.port;
+}
+
+void Server::run() { impl_->http.listen_after_bind(); }
+
+void Server::stop() {
+  if (impl_) impl_->http.stop();
+}
+
+}  // namespace kibitz::serve

@@ -1,0 +1,327 @@
+#include "serve/sessions.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+namespace kibitz::serve {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxEvents = 256;  // kept per session for pages that poll late
+constexpr std::int64_t kDefaultMovetimeMs = 1000;
+constexpr std::int64_t kReportEveryMs = 200;
+constexpr int kHashMb = 16;
+
+RequestError bad(std::string message) { return {400, std::move(message)}; }
+
+json report_json(const engine::EngineReport& r) {
+  json j = {{"move", r.move},
+            {"pv", r.pv},
+            {"score", r.score},
+            {"decided", r.decided},
+            {"depth", r.depth},
+            {"nodes", r.nodes},
+            {"time_ms", r.time_ms},
+            {"how", r.how},
+            {"playouts", r.playouts},
+            {"worlds", r.worlds},
+            {"uncertainty", r.uncertainty}};
+  json lines = json::array();
+  for (const auto& l : r.lines) {
+    if (lines.size() == 24) break;  // the candidates a page shows
+    lines.push_back({{"move", l.move},
+                     {"visits", l.visits},
+                     {"value", l.value},
+                     {"prior", l.prior},
+                     {"pv", l.pv},
+                     {"expected", l.expected},
+                     {"variance", l.variance},
+                     {"marks", l.marks},
+                     {"note", l.note}});
+  }
+  j["lines"] = lines;
+  return j;
+}
+
+}  // namespace
+
+Session::Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state,
+                 SessionStore& store)
+    : id_(std::move(id)), game_(game), store_(store), state_(std::move(state)) {}
+
+Session::~Session() {
+  // The engine's thread calls back into this session: it ends before anything else goes.
+  std::unique_ptr<engine::AnyEngine> engine;
+  {
+    std::lock_guard lock(mu_);
+    engine = std::move(engine_);
+  }
+  if (engine) engine->stop();
+  engine.reset();
+}
+
+std::string Session::view_locked() const {
+  json j;
+  j["id"] = id_;
+  j["game"] = game_.name;
+  j["title"] = game_.title;
+  j["players"] = game_.num_players;
+  j["text"] = state_->serialize();
+  j["position"] = state_->to_string();
+  j["to_move"] = state_->current_player();
+  j["terminal"] = state_->is_terminal();
+  j["returns"] = state_->is_terminal() ? json(state_->returns()) : json(nullptr);
+  j["legal"] = state_->is_terminal() ? std::vector<std::string>{} : state_->legal_moves();
+  std::vector<std::string> moves;
+  for (const int a : state_->history()) {
+    auto t = state_->action_to_string(a);
+    moves.push_back(t ? *t : "?");
+  }
+  j["moves"] = moves;
+  j["undo"] = undo_.size();
+  j["thinking"] = thinking_;
+  j["events"] = next_event_ - 1;
+  if (game_.web_view) {
+    auto board = game_.web_view(j["text"].get<std::string>());
+    j["board"] = board ? json::parse(*board) : json(nullptr);
+  }
+  return j.dump();
+}
+
+std::string Session::view() {
+  std::lock_guard lock(mu_);
+  return view_locked();
+}
+
+void Session::push_event_locked(std::string event) {
+  events_.emplace_back(next_event_++, std::move(event));
+  while (events_.size() > kMaxEvents) events_.pop_front();
+  cv_.notify_all();
+}
+
+Reply<std::string> Session::move(const std::string& text) {
+  std::lock_guard lock(mu_);
+  if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking (stop it first)"});
+  std::string before = state_->serialize();
+  if (auto ok = state_->apply(text); !ok) return tl::unexpected(bad(ok.error().message));
+  undo_.push_back(std::move(before));
+  ++generation_;
+  push_event_locked(json{{"type", "move"}, {"move", text}, {"by", "page"}}.dump());
+  return view_locked();
+}
+
+Reply<std::string> Session::undo(int plies) {
+  std::lock_guard lock(mu_);
+  if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking (stop it first)"});
+  if (plies < 1 || static_cast<std::size_t>(plies) > undo_.size())
+    return tl::unexpected(
+        bad(fmt::format("undo: {} moves made here, not {}", undo_.size(), plies)));
+  const std::string text = undo_[undo_.size() - static_cast<std::size_t>(plies)];
+  auto s = game_.new_state(text);
+  if (!s) return tl::unexpected(RequestError{500, s.error().message});
+  state_ = std::move(*s);
+  undo_.resize(undo_.size() - static_cast<std::size_t>(plies));
+  ++generation_;
+  push_event_locked(json{{"type", "undo"}, {"plies", plies}}.dump());
+  return view_locked();
+}
+
+Reply<std::string> Session::think(const ThinkRequest& request) {
+  std::unique_lock lock(mu_);
+  if (!game_.engine) return tl::unexpected(bad(game_.name + " has no engine"));
+  if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking already"});
+  if (state_->is_terminal()) return tl::unexpected(bad("the game is over"));
+  const auto cap = store_.limits().max_movetime_ms;
+  if (request.movetime_ms < 0 || request.movetime_ms > cap)
+    return tl::unexpected(bad(fmt::format("movetime_ms: 0 to {}", cap)));
+  if (request.depth < 0 || request.depth > 64) return tl::unexpected(bad("depth: 0 to 64"));
+  if (!store_.take_thinker())
+    return tl::unexpected(RequestError{503, "every engine slot is busy; try again shortly"});
+  if (!engine_) {
+    engine_ = game_.engine();
+    // A page's engine is one of many: a small table (the engines' default is for a match).
+    for (const auto& o : engine_->options())
+      if (o.name == "Hash") (void)engine_->set_option("Hash", std::to_string(kHashMb));
+  }
+  engine::EngineLimits limits;
+  limits.movetime_ms = request.movetime_ms;
+  limits.nodes = request.nodes;
+  limits.depth = request.depth;
+  // A node or depth limit alone still ends within the server's time cap.
+  if (!limits.movetime_ms)
+    limits.movetime_ms = (limits.nodes || limits.depth) ? cap : kDefaultMovetimeMs;
+  limits.interval_ms = kReportEveryMs;
+  if (auto ok = engine_->set_position(state_->serialize()); !ok) {
+    store_.give_thinker();
+    return tl::unexpected(RequestError{500, ok.error().message});
+  }
+  const std::uint64_t generation = generation_;
+  const bool play = request.play;
+  thinking_ = true;
+  push_event_locked(json{{"type", "think"}, {"movetime_ms", limits.movetime_ms}}.dump());
+  // The callbacks run on the engine's thread; the session outlives them (~Session).
+  auto ok = engine_->go(
+      limits,
+      [this, generation, play](const engine::EngineReport& r) {
+        on_report(r, false, generation, play);
+      },
+      [this, generation, play](const engine::EngineReport& r) {
+        on_report(r, true, generation, play);
+      });
+  if (!ok) {
+    thinking_ = false;
+    store_.give_thinker();
+    return tl::unexpected(RequestError{500, ok.error().message});
+  }
+  return view_locked();
+}
+
+void Session::on_report(const engine::EngineReport& r, bool done, std::uint64_t generation,
+                        bool play) {
+  std::lock_guard lock(mu_);
+  json event = report_json(r);
+  event["type"] = done ? "answer" : "info";
+  if (done) {
+    thinking_ = false;
+    store_.give_thinker();
+    // Played only on the position it was asked about, and only a move the rules take.
+    if (play && generation == generation_ && !r.move.empty() && !state_->is_terminal()) {
+      std::string before = state_->serialize();
+      if (auto ok = state_->apply(r.move); ok) {
+        undo_.push_back(std::move(before));
+        ++generation_;
+        event["played"] = true;
+      } else {
+        event["error"] = ok.error().message;
+      }
+    }
+  }
+  push_event_locked(event.dump());
+}
+
+std::string Session::stop() {
+  engine::AnyEngine* engine = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    if (thinking_) engine = engine_.get();
+  }
+  // Outside the lock: the answer it forces takes the lock on the engine's thread. The engine
+  // itself lives as long as the session, which the caller holds.
+  if (engine) engine->stop();
+  return view();
+}
+
+std::string Session::events(std::uint64_t after, std::chrono::milliseconds wait) {
+  std::unique_lock lock(mu_);
+  cv_.wait_for(lock, wait, [&] { return next_event_ - 1 > after; });
+  json out = json::array();
+  for (const auto& [seq, text] : events_)
+    if (seq > after) {
+      json e = json::parse(text);
+      e["seq"] = seq;
+      out.push_back(std::move(e));
+    }
+  return json{{"events", out}, {"view", json::parse(view_locked())}}.dump();
+}
+
+// --- the store ---------------------------------------------------------------------------
+
+SessionStore::SessionStore(const Registry& registry, StoreLimits limits)
+    : registry_(registry), limits_(limits), id_state_(std::random_device{}()) {
+  id_state_ = (id_state_ << 32) ^ std::random_device{}();
+}
+
+SessionStore::~SessionStore() {
+  std::lock_guard lock(mu_);
+  sessions_.clear();
+}
+
+Reply<std::shared_ptr<Session>> SessionStore::create(
+    const std::string& game, const std::vector<std::pair<std::string, std::string>>& params,
+    const std::string& position) {
+  const GameEntry* entry = registry_.find(game);
+  if (!entry)
+    return tl::unexpected(
+        RequestError{404, fmt::format("unknown game '{}' ({})", game, registry_.names())});
+  if (!entry->new_state)
+    return tl::unexpected(bad(fmt::format("{} has no board page yet", entry->title)));
+  std::string text = position;
+  if (!params.empty()) {
+    if (!position.empty()) return tl::unexpected(bad("give params or a position, not both"));
+    // The parameters in the order the text takes them (GameEntry::position_params).
+    for (const auto& [name, value] : params) {
+      bool known = false;
+      for (const auto& p : entry->position_params) known |= p.name == name;
+      if (!known) return tl::unexpected(bad(fmt::format("{}: unknown parameter '{}'", game, name)));
+    }
+    for (const auto& p : entry->position_params)
+      for (const auto& [name, value] : params)
+        if (name == p.name) {
+          std::string word = p.format;
+          word.replace(word.find("{}"), 2, value);
+          text += (text.empty() ? "" : " ") + word;
+        }
+  }
+  auto state = entry->new_state(text);
+  if (!state) return tl::unexpected(bad(state.error().message));
+  std::vector<std::shared_ptr<Session>> evicted;  // destroyed after the lock (engines stop)
+  std::lock_guard lock(mu_);
+  // Room: the least recently used session goes (its engine stopped).
+  while (static_cast<int>(sessions_.size()) >= limits_.max_sessions && !sessions_.empty()) {
+    auto oldest = sessions_.begin();
+    for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
+      if (it->second.second < oldest->second.second) oldest = it;
+    evicted.push_back(std::move(oldest->second.first));
+    sessions_.erase(oldest);
+  }
+  // Ids nobody can guess from another's (splitmix64 over a random seed).
+  auto next = [this] {
+    std::uint64_t z = (id_state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  const std::string id = fmt::format("{:016x}{:016x}", next(), next());
+  auto session = std::make_shared<Session>(id, *entry, std::move(*state), *this);
+  sessions_[id] = {session, ++clock_};
+  return session;
+}
+
+Reply<std::shared_ptr<Session>> SessionStore::find(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(id);
+  if (it == sessions_.end())
+    return tl::unexpected(RequestError{404, "no such game (it ended, or the server made room)"});
+  it->second.second = ++clock_;
+  return it->second.first;
+}
+
+bool SessionStore::remove(const std::string& id) {
+  std::shared_ptr<Session> gone;  // destroyed outside the lock (it waits for its engine)
+  std::lock_guard lock(mu_);
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return false;
+  gone = std::move(it->second.first);
+  sessions_.erase(it);
+  return true;
+}
+
+std::size_t SessionStore::size() const {
+  std::lock_guard lock(mu_);
+  return sessions_.size();
+}
+
+bool SessionStore::take_thinker() {
+  int n = thinking_.load();
+  while (n < limits_.max_thinking)
+    if (thinking_.compare_exchange_weak(n, n + 1)) return true;
+  return false;
+}
+
+void SessionStore::give_thinker() { thinking_.fetch_sub(1); }
+
+}  // namespace kibitz::serve

@@ -1,0 +1,116 @@
+#pragma once
+// `kibitz serve`'s games in progress: one Session per game a page plays (a registry game's
+// AnyState, the moves made here, and the game's engine, made when first asked to think),
+// kept by a SessionStore that bounds how many exist and how many engines think at once.
+// Everything a page reads is a view (JSON text) made under the session's lock.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "api/any_state.hpp"
+#include "core/error.hpp"
+#include "engine/any_engine.hpp"
+#include "games/registry.hpp"
+
+namespace kibitz::serve {
+
+// A failure a request causes, with the HTTP status it gets (400, 404, 409, 503).
+struct RequestError {
+  int status = 400;
+  std::string message;
+};
+template <class T>
+using Reply = tl::expected<T, RequestError>;
+
+// What the engine is asked for: its limits (0: not given; none at all: 1 s) and whether its
+// answer is played.
+struct ThinkRequest {
+  std::int64_t movetime_ms = 0;
+  std::uint64_t nodes = 0;
+  int depth = 0;
+  bool play = true;
+};
+
+class SessionStore;
+
+class Session {
+ public:
+  Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state,
+          SessionStore& store);
+  ~Session();  // stops the engine first: its callbacks touch this session
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const std::string& id() const { return id_; }
+  const GameEntry& game() const { return game_; }
+
+  std::string view();  // the game as the page draws it (docs/serve.md)
+  Reply<std::string> move(const std::string& text);
+  Reply<std::string> undo(int plies);
+  Reply<std::string> think(const ThinkRequest& request);
+  std::string stop();
+  // The events after `after` (engine reports, answers, moves), waiting up to `wait` for one;
+  // with the view: {"events": [...], "view": {...}}.
+  std::string events(std::uint64_t after, std::chrono::milliseconds wait);
+
+ private:
+  std::string view_locked() const;
+  void push_event_locked(std::string json);
+  void on_report(const engine::EngineReport& r, bool done, std::uint64_t generation, bool play);
+
+  const std::string id_;
+  const GameEntry& game_;
+  SessionStore& store_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::unique_ptr<AnyState> state_;
+  std::vector<std::string> undo_;  // the position texts before each move made here
+  std::uint64_t generation_ = 0;   // bumped by every change of the position
+  bool thinking_ = false;
+  std::deque<std::pair<std::uint64_t, std::string>> events_;  // (sequence, JSON)
+  std::uint64_t next_event_ = 1;
+  std::unique_ptr<engine::AnyEngine> engine_;  // last: made on the first think
+};
+
+struct StoreLimits {
+  int max_sessions = 64;  // the least recently used session goes to make room
+  int max_thinking = 2;   // engines thinking at once; beyond: 503
+  std::int64_t max_movetime_ms = 30'000;
+};
+
+class SessionStore {
+ public:
+  SessionStore(const Registry& registry, StoreLimits limits);
+  ~SessionStore();
+  // A new game: the registry's game with its parameters written at the head of the position
+  // text (as load_game in Python), or a whole position text.
+  Reply<std::shared_ptr<Session>> create(
+      const std::string& game, const std::vector<std::pair<std::string, std::string>>& params,
+      const std::string& position);
+  Reply<std::shared_ptr<Session>> find(const std::string& id);
+  bool remove(const std::string& id);
+  std::size_t size() const;
+  const StoreLimits& limits() const { return limits_; }
+
+  // The engines' slots: taken by a think, given back by its answer.
+  bool take_thinker();
+  void give_thinker();
+
+ private:
+  const Registry& registry_;
+  StoreLimits limits_;
+  mutable std::mutex mu_;
+  std::map<std::string, std::pair<std::shared_ptr<Session>, std::uint64_t>> sessions_;  // use
+  std::uint64_t clock_ = 0;
+  std::uint64_t id_state_;
+  std::atomic<int> thinking_{0};
+};
+
+}  // namespace kibitz::serve

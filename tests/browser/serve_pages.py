@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""`kibitz serve` in a real browser: headless Chromium (Debian's chromium and chromium-driver,
+driven by python3-selenium) plays a short game on each board page by clicking, and checks what
+the page draws. Screenshots of each page go to --screenshots (docs/serve.md shows them).
+
+  tests/browser/serve_pages.py build/release/kibitz [--screenshots DIR]
+
+Exits 77 (skipped, with the reason) without Chromium, ChromeDriver or Selenium.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+SKIP = 77
+
+
+def skip(why):
+    print(f"serve_pages: skipped: {why}")
+    sys.exit(SKIP)
+
+
+def find(*names):
+    for n in names:
+        path = shutil.which(n) or (n if os.path.exists(n) else None)
+        if path:
+            return path
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("kibitz")
+    ap.add_argument("--screenshots", default="serve-screenshots")
+    args = ap.parse_args()
+    chromium = find("chromium", "/usr/bin/chromium", "chromium-browser")
+    driver = find("chromedriver", "/usr/bin/chromedriver")
+    if not chromium or not driver:
+        skip("needs Debian's chromium and chromium-driver (scripts/install-deps installs them)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support.ui import Select, WebDriverWait
+    except ImportError:
+        skip("needs python3-selenium (scripts/install-deps installs it)")
+
+    server = subprocess.Popen([args.kibitz, "serve", "--port", "0", "--max-thinking", "2"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        if "http://" not in line:
+            print(f"serve_pages: the server did not start: {line!r}")
+            return 1
+        url = line.split()[2].rstrip("/")
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = chromium
+        for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
+                  "--disable-dev-shm-usage"):
+            opts.add_argument(a)
+        browser = webdriver.Chrome(service=Service(driver), options=opts)
+        try:
+            os.makedirs(args.screenshots, exist_ok=True)
+            failures = run_pages(browser, url, args.screenshots, By, Select, WebDriverWait)
+        finally:
+            browser.quit()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    if failures:
+        for f in failures:
+            print(f"serve_pages: FAILED: {f}")
+        return 1
+    print("serve_pages: every page played")
+    return 0
+
+
+def run_pages(browser, url, shots, By, Select, WebDriverWait):
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+        return cond
+
+    def wait_for(pred, what, timeout=30):
+        try:
+            WebDriverWait(browser, timeout, poll_frequency=0.1).until(lambda d: pred())
+            return True
+        except Exception:
+            failures.append(f"timed out waiting for {what}")
+            return False
+
+    def body(attr):
+        return browser.find_element(By.TAG_NAME, "body").get_attribute("data-" + attr)
+
+    def settled(moves):
+        return body("moves") == str(moves) and body("thinking") == "no"
+
+    def click(move):
+        browser.find_element(By.CSS_SELECTOR, f'#board [data-move="{move}"]').click()
+
+    def open_page(game, **choices):
+        browser.get(f"{url}/play/{game}")
+        wait_for(lambda: body("moves") == "0", f"{game}: the page's first game")
+        for name, value in choices.items():
+            Select(browser.find_element(By.ID, name)).select_by_value(value)
+        browser.find_element(By.ID, "new").click()
+        time.sleep(0.3)
+        wait_for(lambda: body("moves") == "0" and body("thinking") == "no", f"{game}: a new game")
+
+    # The index lists every game and links the board pages.
+    browser.get(url + "/")
+    wait_for(lambda: browser.find_elements(By.ID, "play-gomoku"), "the index's links")
+    for g in ("chess", "gomoku", "go"):
+        check(browser.find_elements(By.ID, "play-" + g), f"index: no link to {g}")
+    browser.save_screenshot(os.path.join(shots, "serve-index.png"))
+
+    # Gomoku: black against the engine, three moves each.
+    open_page("gomoku", movetime="200")
+    for i, move in enumerate(["h8", "h9", "g9"]):
+        if browser.find_elements(By.CSS_SELECTOR, f'#board circle.stone[data-move="{move}"]'):
+            move = ["j10", "k11", "e5"][i]
+        click(move)
+        if not wait_for(lambda: settled(2 * i + 2) or body("terminal") == "yes",
+                        f"gomoku: the engine's reply to {move}"):
+            break
+    stones = browser.find_elements(By.CSS_SELECTOR, "#board circle.stone")
+    check(len(stones) == 6, f"gomoku: {len(stones)} stones drawn, not 6")
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#board circle.stone.white")) == 3,
+          "gomoku: not three white stones")
+    check(browser.find_elements(By.CSS_SELECTOR, "#board .lastmark"), "gomoku: no last-move mark")
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#moves li")) == 6, "gomoku: move list")
+    check("score" in browser.find_element(By.ID, "engine").text, "gomoku: no engine report")
+    browser.save_screenshot(os.path.join(shots, "serve-gomoku.png"))
+
+    # Renju: black's forbidden points are drawn (a double three at j8), in analysis mode.
+    open_page("gomoku", you="both")
+    Select(browser.find_element(By.ID, "param-rule")).select_by_value("renju")
+    browser.find_element(By.ID, "new").click()
+    time.sleep(0.3)
+    for n, move in enumerate(["h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"]):
+        click(move)
+        wait_for(lambda: settled(n + 1), f"renju: move {move}")
+    check(browser.find_elements(By.CSS_SELECTOR, '#board [data-forbidden="j8"]'),
+          "renju: j8 not drawn forbidden")
+    browser.save_screenshot(os.path.join(shots, "serve-renju.png"))
+
+    # Chess: white against the engine: e2-e4 by two clicks; the legal targets are marked.
+    open_page("chess", movetime="200")
+    click("e2")
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#board circle.target")) == 2,
+          "chess: e2's two targets not marked")
+    click("e4")
+    if wait_for(lambda: settled(2), "chess: the engine's reply"):
+        check(browser.find_elements(By.CSS_SELECTOR, '#board [data-move="e4"] [data-piece="P"]'),
+              "chess: no white pawn drawn on e4")
+        check(not browser.find_elements(By.CSS_SELECTOR, '#board [data-move="e2"] [data-piece]'),
+              "chess: e2 not empty")
+        black = browser.find_elements(By.CSS_SELECTOR, "#board text.piece.black")
+        check(len(black) == 16, f"chess: {len(black)} black pieces")
+    click("g1")
+    click("f3")
+    wait_for(lambda: settled(4), "chess: the engine's second reply")
+    browser.save_screenshot(os.path.join(shots, "serve-chess.png"))
+
+    # Go 9x9: black against the engine; then Analyse: the candidates for black, with their
+    # win rates and visits, listed and drawn on the board.
+    open_page("go", movetime="1000")
+    click("E5")
+    if wait_for(lambda: settled(2), "go: the engine's reply"):
+        check(len(browser.find_elements(By.CSS_SELECTOR, "#board circle.stone")) == 2,
+              "go: two stones not drawn")
+        check(not browser.find_elements(By.CSS_SELECTOR, "#board .candidate"),
+              "go: the engine's old candidates still drawn after its move")
+        browser.find_element(By.ID, "analyse").click()
+        time.sleep(0.3)
+        wait_for(lambda: body("thinking") == "no", "go: the analysis")
+        check(settled(2), "go: the analysis played a move")
+        rows = browser.find_elements(By.CSS_SELECTOR, "#lines tr")
+        check(len(rows) >= 2 and "%" in rows[0].text, "go: no candidates with win rates")
+        check(len(browser.find_elements(By.CSS_SELECTOR, "#board .candidate")) >= 2,
+              "go: the candidates not drawn")
+        check("for Black" in browser.find_element(By.ID, "engine").text,
+              "go: the win rate not given for black")
+    browser.save_screenshot(os.path.join(shots, "serve-go.png"))
+    # A pass: the page says whose turn and the engine answers.
+    browser.find_element(By.ID, "pass").click()
+    wait_for(lambda: settled(4) or body("terminal") == "yes", "go: the engine's answer to a pass")
+
+    # A bad position text is refused with its one line, and the page goes on.
+    open_page("chess", you="both")
+    area = browser.find_element(By.ID, "position")
+    area.clear()
+    area.send_keys("not a fen")
+    browser.find_element(By.ID, "load").click()
+    wait_for(lambda: browser.find_element(By.ID, "error").text, "chess: the load error")
+    check(body("moves") == "0", "chess: the page lost its game after a bad load")
+    return failures
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+// `kibitz serve` over HTTP on loopback: the pages are served, the API plays each board game
+// to known ends (fool's mate, two passes, a renju double three), the engine answers, and bad
+// requests get a 4xx with one line while the server goes on.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "games/registry.hpp"
+#include "serve/server.hpp"
+
+namespace kibitz::serve {
+namespace {
+
+using nlohmann::json;
+
+class ServeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ServeOptions o;
+    o.port = 0;
+    o.threads = 8;
+    o.store.max_sessions = 4;
+    o.store.max_thinking = 1;
+    server_ = std::make_unique<Server>(builtin_registry(), o);
+    auto port = server_->bind();
+    ASSERT_TRUE(port) << port.error().message;
+    thread_ = std::thread([this] { server_->run(); });
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", *port);
+    client_->set_read_timeout(10);
+  }
+  void TearDown() override {
+    server_->stop();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // The status and the body as JSON (null when not JSON).
+  std::pair<int, json> post(const std::string& path, const std::string& body) {
+    auto r = client_->Post(path.c_str(), body, "application/json");
+    if (!r) return {0, json()};
+    return {r->status, json::parse(r->body, nullptr, false)};
+  }
+  std::pair<int, json> get(const std::string& path) {
+    auto r = client_->Get(path.c_str());
+    if (!r) return {0, json()};
+    return {r->status, json::parse(r->body, nullptr, false)};
+  }
+  json new_game(const json& body) {
+    auto [status, view] = post("/api/sessions", body.dump());
+    EXPECT_EQ(status, 201) << view.dump();
+    return view;
+  }
+  json move(const json& view, const std::string& m) {
+    auto [status, next] =
+        post("/api/sessions/" + view["id"].get<std::string>() + "/move", json{{"move", m}}.dump());
+    EXPECT_EQ(status, 200) << m << ": " << next.dump();
+    return next;
+  }
+  static void expect_one_line_error(const json& body) {
+    ASSERT_TRUE(body.is_object() && body.contains("error")) << body.dump();
+    const auto e = body["error"].get<std::string>();
+    EXPECT_FALSE(e.empty());
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+
+  std::unique_ptr<Server> server_;
+  std::thread thread_;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+TEST_F(ServeTest, ServesThePagesAndTheGames) {
+  auto index = client_->Get("/");
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->status, 200);
+  EXPECT_NE(index->body.find("Kibitz"), std::string::npos);
+  EXPECT_NE(index->get_header_value("Content-Type").find("text/html"), std::string::npos);
+  auto play = client_->Get("/play/gomoku");
+  ASSERT_TRUE(play);
+  EXPECT_EQ(play->status, 200);
+  EXPECT_NE(play->body.find("/assets/app.js"), std::string::npos);
+  for (const char* asset : {"/assets/app.js", "/assets/boards.js", "/assets/kibitz.css"}) {
+    auto a = client_->Get(asset);
+    ASSERT_TRUE(a) << asset;
+    EXPECT_EQ(a->status, 200) << asset;
+    EXPECT_GT(a->body.size(), 500u) << asset;
+  }
+  auto [status, games] = get("/api/games");
+  ASSERT_EQ(status, 200);
+  ASSERT_EQ(games.size(), builtin_registry().games().size());
+  for (const auto& g : games)
+    EXPECT_EQ(g["board"].get<bool>(),
+              g["name"] == "chess" || g["name"] == "gomoku" || g["name"] == "go")
+        << g.dump();
+}
+
+TEST_F(ServeTest, ChessFoolsMate) {
+  json v = new_game({{"game", "chess"}});
+  EXPECT_EQ(v["legal"].size(), 20u);
+  EXPECT_EQ(v["board"]["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  for (const char* m : {"f2f3", "e7e5", "g2g4"}) v = move(v, m);
+  v = move(v, "d8h4");
+  EXPECT_TRUE(v["terminal"].get<bool>());
+  EXPECT_EQ(v["returns"], json({-1.0, 1.0}));
+  EXPECT_EQ(v["board"]["outcome"], "checkmate");
+  EXPECT_TRUE(v["board"]["check"].get<bool>());
+  EXPECT_EQ(v["board"]["last"], "d8h4");
+  EXPECT_EQ(v["moves"], json({"f2f3", "e7e5", "g2g4", "d8h4"}));
+  // Undo takes back the mate.
+  auto [status, back] = post("/api/sessions/" + v["id"].get<std::string>() + "/undo", "{}");
+  ASSERT_EQ(status, 200);
+  EXPECT_FALSE(back["terminal"].get<bool>());
+  EXPECT_EQ(back["moves"].size(), 3u);
+}
+
+TEST_F(ServeTest, GoTwoPassesAndCaptures) {
+  json v = new_game({{"game", "go"}, {"params", {{"size", 9}, {"komi", 6.5}}}});
+  EXPECT_EQ(v["board"]["size"], 9);
+  EXPECT_EQ(v["legal"].size(), 82u);  // 81 points and pass
+  // White's stone at A1 captured by B1 and A2.
+  for (const char* m : {"B1", "A1", "A2"}) v = move(v, m);
+  EXPECT_EQ(v["board"]["captured"], json({1, 0}));
+  EXPECT_EQ(v["board"]["stones"].size(), 2u);
+  v = move(v, "pass");
+  v = move(v, "pass");
+  EXPECT_TRUE(v["terminal"].get<bool>());
+  // Black's two stones own the whole empty board: 81 - 6.5.
+  EXPECT_DOUBLE_EQ(v["board"]["score"].get<double>(), 81 - 6.5);
+  EXPECT_EQ(v["returns"], json({1.0, -1.0}));
+}
+
+TEST_F(ServeTest, RenjuDoubleThreeIsShownForbidden) {
+  json v = new_game({{"game", "gomoku"}, {"params", {{"rule", "renju"}}}});
+  for (const char* m : {"h8", "a1", "i8", "a3", "j9", "a5", "j10", "a7"}) v = move(v, m);
+  // j8 makes two free threes for black (h8 i8 j8 and j8 j9 j10): forbidden under renju.
+  bool found = false;
+  for (const auto& p : v["board"]["forbidden"]) found |= p == json({9, 7});
+  EXPECT_TRUE(found) << v["board"].dump();
+  auto [status, body] =
+      post("/api/sessions/" + v["id"].get<std::string>() + "/move", json{{"move", "j8"}}.dump());
+  EXPECT_EQ(status, 400);
+  expect_one_line_error(body);
+}
+
+TEST_F(ServeTest, TheEngineAnswersAndPlays) {
+  json v = new_game({{"game", "gomoku"}});
+  v = move(v, "h8");
+  const std::string id = v["id"];
+  auto [status, thinking] = post("/api/sessions/" + id + "/think", R"({"movetime_ms": 100})");
+  ASSERT_EQ(status, 202) << thinking.dump();
+  EXPECT_TRUE(thinking["thinking"].get<bool>());
+  // A second think, or a move, while it thinks: 409.
+  EXPECT_EQ(post("/api/sessions/" + id + "/think", "{}").first, 409);
+  EXPECT_EQ(post("/api/sessions/" + id + "/move", R"({"move": "a1"})").first, 409);
+  std::uint64_t after = 0;
+  json answer;
+  for (int i = 0; i < 20 && answer.is_null(); ++i) {
+    auto [s, events] = get("/api/sessions/" + id + "/events?after=" + std::to_string(after));
+    ASSERT_EQ(s, 200);
+    for (const auto& e : events["events"]) {
+      after = e["seq"];
+      if (e["type"] == "answer") answer = e;
+    }
+  }
+  ASSERT_FALSE(answer.is_null());
+  EXPECT_TRUE(answer["played"].get<bool>());
+  auto [s, now] = get("/api/sessions/" + id);
+  EXPECT_EQ(now["moves"].size(), 2u);
+  EXPECT_EQ(now["moves"][1], answer["move"]);
+  EXPECT_FALSE(now["thinking"].get<bool>());
+}
+
+TEST_F(ServeTest, BadRequestsGetOneLineAndTheServerGoesOn) {
+  const json v = new_game({{"game", "chess"}});
+  const std::string id = v["id"];
+  const std::pair<std::string, std::string> cases[] = {
+      {"/api/sessions", "{not json"},
+      {"/api/sessions", "[1, 2]"},
+      {"/api/sessions", R"({"game": 7})"},
+      {"/api/sessions", R"({"game": "checkers"})"},
+      {"/api/sessions", R"({"game": "go", "params": {"size": 42}})"},
+      {"/api/sessions", R"({"game": "go", "params": {"colour": "black"}})"},
+      {"/api/sessions", R"({"game": "chess", "position": "not a fen"})"},
+      {"/api/sessions/" + id + "/move", R"({"move": "e2e5"})"},
+      {"/api/sessions/" + id + "/move", R"({})"},
+      {"/api/sessions/" + id + "/undo", R"({"plies": 3})"},
+      {"/api/sessions/" + id + "/think", R"({"movetime_ms": -5})"},
+      {"/api/sessions/" + id + "/think", R"({"movetime_ms": 99999999})"},
+      {"/api/sessions/" + id + "/think", R"({"play": "yes"})"},
+      {"/api/sessions/00000000000000000000000000000000/move", R"({"move": "e2e4"})"},
+  };
+  for (const auto& [path, body] : cases) {
+    auto [status, reply] = post(path, body);
+    EXPECT_GE(status, 400) << path << " " << body;
+    EXPECT_LT(status, 500) << path << " " << body;
+    expect_one_line_error(reply);
+  }
+  EXPECT_EQ(post("/api/sessions", R"({"game": "checkers"})").first, 404);
+  // A body over the limit, an unknown page, a malformed query.
+  auto [big, big_reply] = post("/api/sessions", std::string(200 * 1024, ' '));
+  EXPECT_EQ(big, 413);
+  expect_one_line_error(big_reply);
+  auto [none, none_reply] = get("/no/such/page");
+  EXPECT_EQ(none, 404);
+  expect_one_line_error(none_reply);
+  EXPECT_EQ(get("/api/sessions/" + id + "/events?after=x").first, 400);
+  // Still serving, the game untouched.
+  auto [status, same] = get("/api/sessions/" + id);
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(same["text"], v["text"]);
+}
+
+TEST_F(ServeTest, OldGamesMakeRoom) {
+  // max_sessions is 4: the fifth game sends the least recently used one away.
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) ids.push_back(new_game({{"game", "gomoku"}})["id"]);
+  EXPECT_EQ(get("/api/sessions/" + ids[0]).first, 404);
+  for (int i = 1; i < 5; ++i) EXPECT_EQ(get("/api/sessions/" + ids[i]).first, 200);
+  EXPECT_EQ(server_->store().size(), 4u);
+  auto r = client_->Delete(("/api/sessions/" + ids[1]).c_str());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 204);
+  EXPECT_EQ(server_->store().size(), 3u);
+}
+
+}  // namespace
+}  // namespace kibitz::serve
