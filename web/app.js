@@ -99,6 +99,7 @@ function statusText(v) {
     return text;
   }
   const who = sides[v.to_move];
+  if (v.queued) return `${who}: waiting for a free engine…`;
   if (v.thinking) return `${who}: the engine is thinking…`;
   let text = `${who} to move` + (engineSide(v.to_move) ? " (the engine)" : " (you)");
   if (game === "chess" && v.board.check) text += ", in check";

@@ -84,6 +84,7 @@ std::string Session::view_locked() const {
   j["moves"] = moves;
   j["undo"] = undo_.size();
   j["thinking"] = thinking_;
+  j["queued"] = queued_;
   j["events"] = next_event_ - 1;
   if (game_.web_view) {
     auto board = game_.web_view(j["text"].get<std::string>());
@@ -139,74 +140,107 @@ Reply<std::string> Session::think(const ThinkRequest& request) {
   if (request.movetime_ms < 0 || request.movetime_ms > cap)
     return tl::unexpected(bad(fmt::format("movetime_ms: 0 to {}", cap)));
   if (request.depth < 0 || request.depth > 64) return tl::unexpected(bad("depth: 0 to 64"));
-  if (!store_.take_thinker())
-    return tl::unexpected(RequestError{503, "every engine slot is busy; try again shortly"});
+  pending_ = {};
+  pending_.movetime_ms = request.movetime_ms;
+  pending_.nodes = request.nodes;
+  pending_.depth = request.depth;
+  // A node or depth limit alone still ends within the server's time cap.
+  if (!pending_.movetime_ms)
+    pending_.movetime_ms = (pending_.nodes || pending_.depth) ? cap : kDefaultMovetimeMs;
+  pending_.interval_ms = kReportEveryMs;
+  pending_play_ = request.play;
+  asked_ = std::chrono::steady_clock::now();
+  thinking_ = true;
+  queued_ = true;
+  if (!store_.take_or_wait(shared_from_this())) {
+    push_event_locked(json{{"type", "queued"}, {"movetime_ms", pending_.movetime_ms}}.dump());
+    return view_locked();
+  }
+  if (!start_locked()) {
+    lock.unlock();
+    store_.release_slot();
+    return tl::unexpected(RequestError{500, "the engine did not start"});
+  }
+  return view_locked();
+}
+
+bool Session::begin_queued() {
+  std::lock_guard lock(mu_);
+  return queued_ && start_locked();
+}
+
+bool Session::start_locked() {
+  queued_ = false;
   if (!engine_) {
     engine_ = game_.engine();
     // A page's engine is one of many: a small table (the engines' default is for a match).
     for (const auto& o : engine_->options())
       if (o.name == "Hash") (void)engine_->set_option("Hash", std::to_string(kHashMb));
   }
-  engine::EngineLimits limits;
-  limits.movetime_ms = request.movetime_ms;
-  limits.nodes = request.nodes;
-  limits.depth = request.depth;
-  // A node or depth limit alone still ends within the server's time cap.
-  if (!limits.movetime_ms)
-    limits.movetime_ms = (limits.nodes || limits.depth) ? cap : kDefaultMovetimeMs;
-  limits.interval_ms = kReportEveryMs;
-  if (auto ok = engine_->set_position(state_->serialize()); !ok) {
-    store_.give_thinker();
-    return tl::unexpected(RequestError{500, ok.error().message});
-  }
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - asked_)
+                          .count();
   const std::uint64_t generation = generation_;
-  const bool play = request.play;
-  thinking_ = true;
-  push_event_locked(json{{"type", "think"}, {"movetime_ms", limits.movetime_ms}}.dump());
-  // The callbacks run on the engine's thread; the session outlives them (~Session).
-  auto ok = engine_->go(
-      limits,
-      [this, generation, play](const engine::EngineReport& r) {
-        on_report(r, false, generation, play);
-      },
-      [this, generation, play](const engine::EngineReport& r) {
-        on_report(r, true, generation, play);
-      });
+  const bool play = pending_play_;
+  auto ok = engine_->set_position(state_->serialize());
+  if (ok) {
+    // The callbacks run on the engine's thread; the session outlives them (~Session).
+    ok = engine_->go(
+        pending_,
+        [this, generation, play](const engine::EngineReport& r) {
+          on_report(r, false, generation, play);
+        },
+        [this, generation, play](const engine::EngineReport& r) {
+          on_report(r, true, generation, play);
+        });
+  }
   if (!ok) {
     thinking_ = false;
-    store_.give_thinker();
-    return tl::unexpected(RequestError{500, ok.error().message});
+    push_event_locked(json{{"type", "answer"}, {"error", ok.error().message}}.dump());
+    return false;
   }
-  return view_locked();
+  push_event_locked(
+      json{{"type", "think"}, {"movetime_ms", pending_.movetime_ms}, {"waited_ms", waited}}.dump());
+  return true;
 }
 
 void Session::on_report(const engine::EngineReport& r, bool done, std::uint64_t generation,
                         bool play) {
-  std::lock_guard lock(mu_);
-  json event = report_json(r);
-  event["type"] = done ? "answer" : "info";
-  if (done) {
-    thinking_ = false;
-    store_.give_thinker();
-    // Played only on the position it was asked about, and only a move the rules take.
-    if (play && generation == generation_ && !r.move.empty() && !state_->is_terminal()) {
-      std::string before = state_->serialize();
-      if (auto ok = state_->apply(r.move); ok) {
-        undo_.push_back(std::move(before));
-        ++generation_;
-        event["played"] = true;
-      } else {
-        event["error"] = ok.error().message;
+  {
+    std::lock_guard lock(mu_);
+    json event = report_json(r);
+    event["type"] = done ? "answer" : "info";
+    if (done) {
+      thinking_ = false;
+      // Played only on the position it was asked about, and only a move the rules take.
+      if (play && generation == generation_ && !r.move.empty() && !state_->is_terminal()) {
+        std::string before = state_->serialize();
+        if (auto ok = state_->apply(r.move); ok) {
+          undo_.push_back(std::move(before));
+          ++generation_;
+          event["played"] = true;
+        } else {
+          event["error"] = ok.error().message;
+        }
       }
     }
+    push_event_locked(event.dump());
   }
-  push_event_locked(event.dump());
+  // The slot goes on to the next think in line, with no session's lock held.
+  if (done) store_.release_slot();
 }
 
 std::string Session::stop() {
   engine::AnyEngine* engine = nullptr;
   {
     std::lock_guard lock(mu_);
+    if (queued_) {
+      // Its place in line is left to lapse: begin_queued() finds nothing to start.
+      queued_ = false;
+      thinking_ = false;
+      push_event_locked(json{{"type", "answer"}, {"error", "stopped before it began"}}.dump());
+      return view_locked();
+    }
     if (thinking_) engine = engine_.get();
   }
   // Outside the lock: the answer it forces takes the lock on the engine's thread. The engine
@@ -315,13 +349,36 @@ std::size_t SessionStore::size() const {
   return sessions_.size();
 }
 
-bool SessionStore::take_thinker() {
-  int n = thinking_.load();
-  while (n < limits_.max_thinking)
-    if (thinking_.compare_exchange_weak(n, n + 1)) return true;
+bool SessionStore::take_or_wait(const std::shared_ptr<Session>& s) {
+  std::lock_guard lock(slots_mu_);
+  if (running_ < limits_.max_thinking) {
+    ++running_;
+    return true;
+  }
+  waiting_.push_back(s);
   return false;
 }
 
-void SessionStore::give_thinker() { thinking_.fetch_sub(1); }
+std::shared_ptr<Session> SessionStore::give_back() {
+  std::lock_guard lock(slots_mu_);
+  while (!waiting_.empty()) {
+    auto next = waiting_.front().lock();
+    waiting_.pop_front();
+    if (next) return next;  // the slot passes to it
+  }
+  --running_;
+  return nullptr;
+}
+
+void SessionStore::release_slot() {
+  // A session that no longer waits hands the slot straight on.
+  for (auto next = give_back(); next; next = give_back())
+    if (next->begin_queued()) return;
+}
+
+int SessionStore::queued() const {
+  std::lock_guard lock(slots_mu_);
+  return static_cast<int>(waiting_.size());
+}
 
 }  // namespace kibitz::serve

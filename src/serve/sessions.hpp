@@ -40,7 +40,7 @@ struct ThinkRequest {
 
 class SessionStore;
 
-class Session {
+class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state,
           SessionStore& store);
@@ -54,8 +54,13 @@ class Session {
   std::string view();  // the game as the page draws it (docs/serve.md)
   Reply<std::string> move(const std::string& text);
   Reply<std::string> undo(int plies);
+  // Thinks now when an engine slot is free, else waits its turn in the store's queue (the
+  // view says "queued"); its time runs from when it starts.
   Reply<std::string> think(const ThinkRequest& request);
-  std::string stop();
+  std::string stop();  // a queued think is dropped; a running one answers at once
+  // Given a slot (the store's queue): starts the think that waits, or returns false (no think
+  // waits any more: it was stopped, or started already) and the slot is the caller's.
+  bool begin_queued();
   // The events after `after` (engine reports, answers, moves), waiting up to `wait` for one;
   // with the view: {"events": [...], "view": {...}}.
   std::string events(std::uint64_t after, std::chrono::milliseconds wait);
@@ -63,6 +68,9 @@ class Session {
  private:
   std::string view_locked() const;
   void push_event_locked(std::string json);
+  // Starts the engine on the think that waits; false (and an event saying why) when it
+  // cannot start.
+  bool start_locked();
   void on_report(const engine::EngineReport& r, bool done, std::uint64_t generation, bool play);
 
   const std::string id_;
@@ -73,7 +81,11 @@ class Session {
   std::unique_ptr<AnyState> state_;
   std::vector<std::string> undo_;  // the position texts before each move made here
   std::uint64_t generation_ = 0;   // bumped by every change of the position
-  bool thinking_ = false;
+  bool thinking_ = false;          // queued or running
+  bool queued_ = false;            // waiting for a slot
+  engine::EngineLimits pending_;
+  bool pending_play_ = true;
+  std::chrono::steady_clock::time_point asked_;               // when the think was asked for
   std::deque<std::pair<std::uint64_t, std::string>> events_;  // (sequence, JSON)
   std::uint64_t next_event_ = 1;
   std::unique_ptr<engine::AnyEngine> engine_;  // last: made on the first think
@@ -81,7 +93,7 @@ class Session {
 
 struct StoreLimits {
   int max_sessions = 64;  // the least recently used session goes to make room
-  int max_thinking = 2;   // engines thinking at once; beyond: 503
+  int max_thinking = 2;   // engines thinking at once; more thinks wait their turn
   std::int64_t max_movetime_ms = 30'000;
 };
 
@@ -99,9 +111,14 @@ class SessionStore {
   std::size_t size() const;
   const StoreLimits& limits() const { return limits_; }
 
-  // The engines' slots: taken by a think, given back by its answer.
-  bool take_thinker();
-  void give_thinker();
+  // The engines' slots: a think takes one now (true) or waits in line (false). A slot given
+  // back goes to the next session in line: the one returned, which the caller (holding no
+  // session's lock) starts with begin_queued(); none: the slot is free.
+  bool take_or_wait(const std::shared_ptr<Session>& s);
+  std::shared_ptr<Session> give_back();
+  // Gives a slot back and starts whatever waits for it.
+  void release_slot();
+  int queued() const;
 
  private:
   const Registry& registry_;
@@ -110,7 +127,9 @@ class SessionStore {
   std::map<std::string, std::pair<std::shared_ptr<Session>, std::uint64_t>> sessions_;  // use
   std::uint64_t clock_ = 0;
   std::uint64_t id_state_;
-  std::atomic<int> thinking_{0};
+  mutable std::mutex slots_mu_;  // never held while taking a session's lock
+  int running_ = 0;
+  std::deque<std::weak_ptr<Session>> waiting_;
 };
 
 }  // namespace kibitz::serve

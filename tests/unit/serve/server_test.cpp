@@ -172,6 +172,50 @@ TEST_F(ServeTest, TheEngineAnswersAndPlays) {
   EXPECT_FALSE(now["thinking"].get<bool>());
 }
 
+TEST_F(ServeTest, ThinksBeyondTheSlotsWaitTheirTurn) {
+  // One engine slot: the second game's think waits for the first's answer, then runs with its
+  // own full time; a third, stopped while it waits, never runs.
+  json a = move(new_game({{"game", "gomoku"}}), "h8");
+  json b = move(new_game({{"game", "gomoku"}}), "h8");
+  json c = move(new_game({{"game", "gomoku"}}), "h8");
+  const std::string think = R"({"movetime_ms": 150})";
+  const auto path = [](const json& v, const std::string& what) {
+    return "/api/sessions/" + v["id"].get<std::string>() + what;
+  };
+  auto [sa, va] = post(path(a, "/think"), think);
+  auto [sb, vb] = post(path(b, "/think"), think);
+  auto [sc, vc] = post(path(c, "/think"), think);
+  ASSERT_EQ(sa, 202);
+  ASSERT_EQ(sb, 202);
+  ASSERT_EQ(sc, 202);
+  EXPECT_FALSE(va["queued"].get<bool>());
+  EXPECT_TRUE(vb["queued"].get<bool>());
+  EXPECT_TRUE(vb["thinking"].get<bool>());
+  auto [stopped_status, stopped] = post(path(c, "/stop"), "");
+  EXPECT_EQ(stopped_status, 200);
+  EXPECT_FALSE(stopped["thinking"].get<bool>());
+  // b's events: its move, queued, its think after a wait, reports, its answer.
+  std::vector<json> events;
+  for (int i = 0; i < 20; ++i) {
+    const int after = events.empty() ? 0 : events.back()["seq"].get<int>();
+    auto [s, e] = get(path(b, "/events?after=" + std::to_string(after)));
+    ASSERT_EQ(s, 200);
+    for (const auto& x : e["events"]) events.push_back(x);
+    if (!events.empty() && events.back()["type"] == "answer") break;
+  }
+  ASSERT_GE(events.size(), 4u);
+  EXPECT_EQ(events[1]["type"], "queued");
+  EXPECT_EQ(events.back()["type"], "answer");
+  json started;
+  for (const auto& e : events)
+    if (e["type"] == "think") started = e;
+  ASSERT_FALSE(started.is_null());
+  EXPECT_GE(started["waited_ms"].get<int>(), 100);  // a's 150 ms, less the clock's slack
+  EXPECT_TRUE(events.back()["played"].get<bool>());
+  EXPECT_EQ(get(path(a, "")).second["moves"].size(), 2u);
+  EXPECT_EQ(get(path(c, "")).second["moves"].size(), 1u);  // c's think never ran
+}
+
 TEST_F(ServeTest, BadRequestsGetOneLineAndTheServerGoesOn) {
   const json v = new_game({{"game", "chess"}});
   const std::string id = v["id"];
