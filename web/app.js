@@ -22,7 +22,9 @@ const PARAM_CHOICES = {
   gomoku: {rule: ["freestyle", "exact5", "renju", "capture"], size: ["15", "19"]},
   go: {size: ["9", "13", "19"], komi: null},
   chess: {fen: null},
+  hearts: {pass: ["left", "right", "across", "none"], seed: null},
 };
+let hidden = false;  // the game hides information (Hearts): the page plays one seat
 
 async function api(method, path, body) {
   const res = await fetch(path, {
@@ -61,11 +63,12 @@ function formatScore(report) {
       return (s > 0 ? "+M" : "-M") + Math.ceil((32000 - Math.abs(s)) / 2) + ` for ${side}`;
     return (s >= 0 ? "+" : "") + (s / 100).toFixed(2) + ` for ${side}`;
   }
-  return String(report.score) + ` for ${side}` + (report.decided ? " (decided)" : "");
+  const s = Number.isInteger(report.score) ? String(report.score) : report.score.toFixed(2);
+  return s + ` for ${side}` + (report.decided ? " (decided)" : "");
 }
 
 function showReport(r) {
-  if (!r) return;
+  if (!r || !("score" in r)) return;  // another seat's thought: private
   const parts = [`score ${formatScore(r)}`];
   if (r.depth) parts.push(`depth ${r.depth}`);
   if (r.nodes) parts.push(`${r.nodes.toLocaleString()} ${game === "go" ? "playouts" : "nodes"}`);
@@ -75,6 +78,17 @@ function showReport(r) {
   ui.lines = game === "go" ? (r.lines || []).slice(0, 12) : [];
   const table = $("lines");
   table.textContent = "";
+  if (game === "hearts") {
+    // Why: each card's value over the sampled worlds, the points it expects and their spread.
+    for (const l of r.lines || []) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = l.move;
+      tr.insertCell().textContent = `${l.expected.toFixed(2)} pts`;
+      tr.insertCell().textContent = `± ${Math.sqrt(Math.max(0, l.variance)).toFixed(2)}`;
+      tr.insertCell().textContent = [...(l.marks || []), l.note || ""].filter(Boolean).join(", ");
+    }
+    return;
+  }
   for (const l of ui.lines) {
     const tr = table.insertRow();
     tr.insertCell().textContent = l.move;
@@ -84,7 +98,23 @@ function showReport(r) {
   }
 }
 
+function heartsStatus(v) {
+  const b = v.board, names = board.sides;
+  if (v.terminal) {
+    const s = b.scores || [];
+    return "Hand over: " + names.map((n, i) => `${n} ${s[i]}`).join(", ") + " points";
+  }
+  const who = names[v.to_move];
+  if (v.queued || v.thinking) return `${who}: the engine is deciding…`;
+  if (b.phase === "pass") {
+    if (v.to_move !== v.viewer) return `${who} picks cards to pass ${b.dir}`;
+    return `Pick ${3 - (b.seats[v.viewer].passed || []).length} more to pass ${b.dir}`;
+  }
+  return `${who} to play` + (v.to_move === v.viewer ? " (you)" : " (the engine)");
+}
+
 function statusText(v) {
+  if (game === "hearts") return heartsStatus(v);
   const sides = board.sides;
   if (v.terminal) {
     const r = v.returns || [];
@@ -134,6 +164,7 @@ function render() {
   $("analyse").disabled = v.terminal || v.thinking;
   $("stop").disabled = !v.thinking;
   $("undo").disabled = v.thinking || v.undo === 0;
+  $("undo").hidden = hidden;
   $("pass").hidden = game !== "go";
   $("pass").disabled = !mayMove() || v.terminal;
   document.body.dataset.thinking = v.thinking ? "yes" : "no";
@@ -217,6 +248,7 @@ async function poll() {
 async function newGame(position) {
   showError(null);
   const body = {game};
+  if (hidden) body.seat = Number($("you").value);
   if (position !== undefined) {
     body.position = position;
   } else {
@@ -250,9 +282,14 @@ async function start() {
   }
   document.title = `${entry.title} — Kibitz`;
   $("title").textContent = entry.title;
+  hidden = entry.hidden;
   const you = $("you");
   board.sides.forEach((s, i) => you.add(new Option(s, String(i))));
-  you.add(new Option("both (analysis)", "both"));
+  if (!hidden) you.add(new Option("both (analysis)", "both"));
+  if (game === "hearts") {
+    you.value = "2";
+    $("movetime").value = "200";
+  }
   const choices = PARAM_CHOICES[game] || {};
   for (const p of entry.params) {
     if (!(p.name in choices)) continue;

@@ -158,7 +158,100 @@ function gridBoard(opts) {
   };
 }
 
+// ---------------------------------------------------------------------------------------
+// Hearts: the page's seat at the bottom with its hand face up (a click plays or passes a
+// legal card), the three bots around the table with their cards left, tricks and points, and
+// the trick in the middle.
+
+const SUIT_GLYPHS = {C: "\u2663", D: "\u2666", S: "\u2660", H: "\u2665"};
+const SEAT_NAMES = ["North", "East", "South", "West"];
+
+function cardFace(parent, x, y, card, cls, attrs) {
+  const g = el(parent, "g", Object.assign({class: "card " + (cls || ""), "data-card": card}, attrs || {}));
+  el(g, "rect", {x, y, width: 50, height: 72, rx: 5});
+  const red = card[1] === "D" || card[1] === "H";
+  const rank = card[0] === "T" ? "10" : card[0];
+  el(g, "text", {x: x + 6, y: y + 20, class: "rank" + (red ? " red" : "")}, rank);
+  el(g, "text", {x: x + 25, y: y + 52, class: "suit" + (red ? " red" : "")}, SUIT_GLYPHS[card[1]]);
+  return g;
+}
+
+function sortHand(cards) {
+  const suitOrder = "CDSH", ranks = "23456789TJQKA";
+  return [...cards].sort((a, b) => suitOrder.indexOf(a[1]) - suitOrder.indexOf(b[1]) ||
+                                   ranks.indexOf(a[0]) - ranks.indexOf(b[0]));
+}
+
+const heartsBoard = {
+  sides: SEAT_NAMES,
+  draw(svg, view, ui) {
+    clear(svg);
+    const W = 760, H = 600;
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    el(svg, "rect", {x: 0, y: 0, width: W, height: H, rx: 18, class: "felt"});
+    const b = view.board, me = view.viewer < 0 ? 2 : view.viewer;
+    // Places around the table from the page's seat: bottom, left, top, right.
+    const place = seat => (seat - me + 4) % 4;
+    const labels = [[W / 2, H - 12], [110, H / 2 - 80], [W / 2, 28], [W - 110, H / 2 - 80]];
+    svg.setAttribute("data-tricks", b.tricks.length);
+    b.seats.forEach((s, seat) => {
+      const [x, y] = labels[place(seat)];
+      const you = seat === view.viewer ? " (you)" : "";
+      const turn = seat === b.to_move ? " turn" : "";
+      el(svg, "text", {x, y, class: "seat" + turn, "data-seat": seat},
+         `${SEAT_NAMES[seat]}${you}: ${s.tricks} tricks, ${s.points} pts`);
+      if (place(seat) !== 0) {
+        const backs = el(svg, "g", {class: "backs", "data-seat": seat, "data-cards": s.cards});
+        for (let i = 0; i < s.cards; i++) {
+          const top = place(seat) === 2;
+          el(backs, "rect", {x: top ? W / 2 - 100 + i * 12 : x - 18, y: top ? 40 : y + 14 + i * 12,
+                             width: 36, height: 52, rx: 4, class: "back"});
+        }
+      }
+    });
+    // The page's hand.
+    const mine = b.seats[me].hand || [];
+    const received = new Set(b.seats[me].received || []);
+    // The cards picked to pass have left the hand: shown above it until the exchange.
+    if (b.phase === "pass") {
+      const picked = b.seats[me].passed || [];
+      picked.forEach((card, i) => cardFace(svg, W / 2 - 85 + i * 60, H / 2 - 30, card, "picked"));
+    }
+    const legal = new Set(view.legal);
+    const hand = sortHand(mine);
+    const x0 = W / 2 - (hand.length * 38 + 12) / 2;
+    hand.forEach((card, i) => {
+      const playable = legal.has(card) && ui.mayMove() && !view.terminal;
+      const cls = [playable ? "playable" : "", received.has(card) ? "received" : ""].join(" ");
+      const lift = playable ? 10 : 0;
+      const g = cardFace(svg, x0 + i * 38, H - 118 - lift, card, cls, {"data-move": card});
+      if (playable) g.addEventListener("click", () => ui.play(card));
+    });
+    // The trick on the table, each card before its player; else the last trick, faded.
+    const spots = [[W / 2 - 25, H / 2 + 10], [W / 2 - 130, H / 2 - 50], [W / 2 - 25, H / 2 - 110],
+                   [W / 2 + 80, H / 2 - 50]];
+    let shown = b.trick, last = false;
+    if (!shown.length && b.tricks.length) {
+      shown = b.tricks[b.tricks.length - 1].cards;
+      last = true;
+    }
+    for (const [seat, card] of shown) {
+      const [x, y] = spots[place(seat)];
+      cardFace(svg, x, y, card, "table" + (last ? " last" : ""), {"data-trick-seat": seat});
+    }
+    if (last) {
+      const w = b.tricks[b.tricks.length - 1].winner;
+      el(svg, "text", {x: W / 2, y: H / 2 + 105, class: "note"}, `${SEAT_NAMES[w]} took the last trick`);
+    }
+    if (b.phase === "pass") {
+      el(svg, "text", {x: W / 2, y: H / 2 + 105, class: "note"},
+         `Passing ${b.dir}: ${view.viewer === b.to_move ? "pick three cards" : "the others pick"}`);
+    }
+  },
+};
+
 const KibitzBoards = {
+  hearts: heartsBoard,
   chess: chessBoard,
   gomoku: gridBoard({
     column: i => "abcdefghijklmnopqrst"[i],

@@ -103,8 +103,12 @@ struct GameEntry {
   // Its part of `kibitz demo`: a few seconds showing what it does (printed on stdout).
   std::function<void(const DemoRequest&)> demo;
   // `kibitz serve`: the position text as the game's web page draws it, a JSON object
-  // (docs/serve.md gives each game's fields); empty: the game has no board page.
-  std::function<Result<std::string>(std::string_view position_text)> web_view;
+  // (docs/serve.md gives each game's fields), as `viewer` may see it (a seat, or -1 for
+  // everything); empty: the game has no page.
+  std::function<Result<std::string>(std::string_view position_text, int viewer)> web_view;
+  // Players see only part of the state (Hearts' hands): `kibitz serve` shows a page's seat
+  // only its own information, and lets it move only in its own turn.
+  bool hidden_information = false;
   // The game's own subcommands (`kibitz uci`, `kibitz gomoku`), added to the program's.
   std::function<std::vector<Command>(CLI::App&)> commands;
 };

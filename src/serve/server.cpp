@@ -73,6 +73,7 @@ json games_json(const Registry& registry) {
                    {"players", g.num_players},
                    {"params", params},
                    {"board", static_cast<bool>(g.web_view)},
+                   {"hidden", g.hidden_information},
                    {"engine", static_cast<bool>(g.engine)}});
   }
   return out;
@@ -139,8 +140,10 @@ Server::Server(const Registry& registry, ServeOptions options)
     if (!body) return send_error(res, body.error());
     auto game = field<std::string>(*body, "game", "");
     auto position = field<std::string>(*body, "position", "");
+    auto seat = field<int>(*body, "seat", -1);
     if (!game) return send_error(res, game.error());
     if (!position) return send_error(res, position.error());
+    if (!seat) return send_error(res, seat.error());
     if (game->empty()) return send_error(res, {400, "'game' is missing"});
     std::vector<std::pair<std::string, std::string>> params;
     if (body->contains("params") && !(*body)["params"].is_null()) {
@@ -148,7 +151,7 @@ Server::Server(const Registry& registry, ServeOptions options)
         return send_error(res, {400, "'params' is not an object"});
       for (const auto& [k, v] : (*body)["params"].items()) params.emplace_back(k, param_text(v));
     }
-    auto session = store_.create(*game, params, *position);
+    auto session = store_.create(*game, params, *position, *seat);
     if (!session) return send_error(res, session.error());
     send_json(res, 201, (*session)->view());
   });

@@ -49,9 +49,9 @@ json report_json(const engine::EngineReport& r) {
 
 }  // namespace
 
-Session::Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state,
+Session::Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state, int viewer,
                  SessionStore& store)
-    : id_(std::move(id)), game_(game), store_(store), state_(std::move(state)) {}
+    : id_(std::move(id)), game_(game), viewer_(viewer), store_(store), state_(std::move(state)) {}
 
 Session::~Session() {
   // The engine's thread calls back into this session: it ends before anything else goes.
@@ -70,24 +70,32 @@ std::string Session::view_locked() const {
   j["game"] = game_.name;
   j["title"] = game_.title;
   j["players"] = game_.num_players;
-  j["text"] = state_->serialize();
-  j["position"] = state_->to_string();
+  // Where the game hides information, the viewer's own: its seat's text, its moves in its
+  // turn, no move list (the board has what was played in public).
+  const bool hidden = hides();
+  const std::string full = state_->serialize();
+  j["viewer"] = viewer_;
+  j["text"] = hidden ? state_->information_state_string(viewer_) : full;
+  j["position"] = hidden ? j["text"].get<std::string>() : state_->to_string();
   j["to_move"] = state_->current_player();
   j["terminal"] = state_->is_terminal();
   j["returns"] = state_->is_terminal() ? json(state_->returns()) : json(nullptr);
-  j["legal"] = state_->is_terminal() ? std::vector<std::string>{} : state_->legal_moves();
+  const bool may_see_moves =
+      !state_->is_terminal() && (!hidden || state_->current_player() == viewer_);
+  j["legal"] = may_see_moves ? state_->legal_moves() : std::vector<std::string>{};
   std::vector<std::string> moves;
-  for (const int a : state_->history()) {
-    auto t = state_->action_to_string(a);
-    moves.push_back(t ? *t : "?");
-  }
+  if (!hidden)
+    for (const int a : state_->history()) {
+      auto t = state_->action_to_string(a);
+      moves.push_back(t ? *t : "?");
+    }
   j["moves"] = moves;
   j["undo"] = undo_.size();
   j["thinking"] = thinking_;
   j["queued"] = queued_;
   j["events"] = next_event_ - 1;
   if (game_.web_view) {
-    auto board = game_.web_view(j["text"].get<std::string>());
+    auto board = game_.web_view(full, viewer_);
     j["board"] = board ? json::parse(*board) : json(nullptr);
   }
   return j.dump();
@@ -107,6 +115,9 @@ void Session::push_event_locked(std::string event) {
 Reply<std::string> Session::move(const std::string& text) {
   std::lock_guard lock(mu_);
   if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking (stop it first)"});
+  // Another seat's move would show, by what the rules refuse, what that seat holds.
+  if (hides() && !state_->is_terminal() && state_->current_player() != viewer_)
+    return tl::unexpected(RequestError{409, "not your turn: the engine plays that seat"});
   std::string before = state_->serialize();
   if (auto ok = state_->apply(text); !ok) return tl::unexpected(bad(ok.error().message));
   undo_.push_back(std::move(before));
@@ -149,6 +160,7 @@ Reply<std::string> Session::think(const ThinkRequest& request) {
     pending_.movetime_ms = (pending_.nodes || pending_.depth) ? cap : kDefaultMovetimeMs;
   pending_.interval_ms = kReportEveryMs;
   pending_play_ = request.play;
+  pending_mover_ = state_->current_player();
   asked_ = std::chrono::steady_clock::now();
   thinking_ = true;
   queued_ = true;
@@ -208,7 +220,10 @@ void Session::on_report(const engine::EngineReport& r, bool done, std::uint64_t 
                         bool play) {
   {
     std::lock_guard lock(mu_);
-    json event = report_json(r);
+    // Another seat's thought shows its hand: only that it answered reaches the page.
+    const bool private_report = hides() && pending_mover_ != viewer_;
+    if (private_report && !done) return;
+    json event = private_report ? json{{"time_ms", r.time_ms}} : report_json(r);
     event["type"] = done ? "answer" : "info";
     if (done) {
       thinking_ = false;
@@ -276,24 +291,42 @@ SessionStore::~SessionStore() {
 
 Reply<std::shared_ptr<Session>> SessionStore::create(
     const std::string& game, const std::vector<std::pair<std::string, std::string>>& params,
-    const std::string& position) {
+    const std::string& position, int seat) {
   const GameEntry* entry = registry_.find(game);
   if (!entry)
     return tl::unexpected(
         RequestError{404, fmt::format("unknown game '{}' ({})", game, registry_.names())});
   if (!entry->new_state)
     return tl::unexpected(bad(fmt::format("{} has no board page yet", entry->title)));
+  int viewer = -1;
+  if (entry->hidden_information) {
+    viewer = seat < 0 ? 0 : seat;
+    if (viewer >= entry->num_players)
+      return tl::unexpected(
+          bad(fmt::format("seat {}: {} has seats 0 to {}", seat, game, entry->num_players - 1)));
+  }
   std::string text = position;
-  if (!params.empty()) {
+  std::vector<std::pair<std::string, std::string>> given = params;
+  // A seed not given (the deal) is drawn here, so that each new game differs.
+  if (position.empty()) {
+    bool seeded = false;
+    for (const auto& [name, value] : given) seeded |= name == "seed";
+    for (const auto& p : entry->position_params)
+      if (p.name == "seed" && !seeded) {
+        std::lock_guard lock(mu_);
+        given.emplace_back("seed", std::to_string(next_random() % 1'000'000'000));
+      }
+  }
+  if (!given.empty()) {
     if (!position.empty()) return tl::unexpected(bad("give params or a position, not both"));
     // The parameters in the order the text takes them (GameEntry::position_params).
-    for (const auto& [name, value] : params) {
+    for (const auto& [name, value] : given) {
       bool known = false;
       for (const auto& p : entry->position_params) known |= p.name == name;
       if (!known) return tl::unexpected(bad(fmt::format("{}: unknown parameter '{}'", game, name)));
     }
     for (const auto& p : entry->position_params)
-      for (const auto& [name, value] : params)
+      for (const auto& [name, value] : given)
         if (name == p.name) {
           std::string word = p.format;
           word.replace(word.find("{}"), 2, value);
@@ -312,17 +345,18 @@ Reply<std::shared_ptr<Session>> SessionStore::create(
     evicted.push_back(std::move(oldest->second.first));
     sessions_.erase(oldest);
   }
-  // Ids nobody can guess from another's (splitmix64 over a random seed).
-  auto next = [this] {
-    std::uint64_t z = (id_state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  };
-  const std::string id = fmt::format("{:016x}{:016x}", next(), next());
-  auto session = std::make_shared<Session>(id, *entry, std::move(*state), *this);
+  const std::string id = fmt::format("{:016x}{:016x}", next_random(), next_random());
+  auto session = std::make_shared<Session>(id, *entry, std::move(*state), viewer, *this);
   sessions_[id] = {session, ++clock_};
   return session;
+}
+
+// Ids nobody can guess from another's, and seeds (splitmix64 over a random seed); mu_ held.
+std::uint64_t SessionStore::next_random() {
+  std::uint64_t z = (id_state_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 Reply<std::shared_ptr<Session>> SessionStore::find(const std::string& id) {

@@ -42,7 +42,8 @@ class SessionStore;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state,
+  // viewer: the seat the page plays where the game hides information (-1: it sees all).
+  Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state, int viewer,
           SessionStore& store);
   ~Session();  // stops the engine first: its callbacks touch this session
   Session(const Session&) = delete;
@@ -73,8 +74,12 @@ class Session : public std::enable_shared_from_this<Session> {
   bool start_locked();
   void on_report(const engine::EngineReport& r, bool done, std::uint64_t generation, bool play);
 
+  // The state hides what the viewer may not see (GameEntry::hidden_information).
+  bool hides() const { return game_.hidden_information && viewer_ >= 0; }
+
   const std::string id_;
   const GameEntry& game_;
+  const int viewer_;
   SessionStore& store_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -85,6 +90,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool queued_ = false;            // waiting for a slot
   engine::EngineLimits pending_;
   bool pending_play_ = true;
+  int pending_mover_ = 0;                                     // the seat the think is for
   std::chrono::steady_clock::time_point asked_;               // when the think was asked for
   std::deque<std::pair<std::uint64_t, std::string>> events_;  // (sequence, JSON)
   std::uint64_t next_event_ = 1;
@@ -102,10 +108,12 @@ class SessionStore {
   SessionStore(const Registry& registry, StoreLimits limits);
   ~SessionStore();
   // A new game: the registry's game with its parameters written at the head of the position
-  // text (as load_game in Python), or a whole position text.
+  // text (as load_game in Python), or a whole position text. A "seed" parameter not given
+  // (Hearts' deal) is drawn at random. `seat`: the page's seat where the game hides
+  // information (-1: the first).
   Reply<std::shared_ptr<Session>> create(
       const std::string& game, const std::vector<std::pair<std::string, std::string>>& params,
-      const std::string& position);
+      const std::string& position, int seat = -1);
   Reply<std::shared_ptr<Session>> find(const std::string& id);
   bool remove(const std::string& id);
   std::size_t size() const;
@@ -121,6 +129,8 @@ class SessionStore {
   int queued() const;
 
  private:
+  std::uint64_t next_random();
+
   const Registry& registry_;
   StoreLimits limits_;
   mutable std::mutex mu_;

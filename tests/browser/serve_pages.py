@@ -190,6 +190,52 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
     browser.find_element(By.ID, "pass").click()
     wait_for(lambda: settled(4) or body("terminal") == "yes", "go: the engine's answer to a pass")
 
+    # Hearts: South against three engine seats. The bots pick their passes, South picks three
+    # by clicks, then plays two tricks; only South's cards are drawn face up.
+    open_page("hearts")
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#board .card.playable"),
+             "hearts: South's turn to pick")
+    faces = browser.find_elements(By.CSS_SELECTOR, "#board .card[data-move]")
+    check(len(faces) == 13, f"hearts: {len(faces)} cards face up, not South's 13")
+    backs = browser.find_elements(By.CSS_SELECTOR, "#board .backs rect")
+    check(len(backs) == 3 * 13 - 6, f"hearts: {len(backs)} card backs (North and East picked)")
+    for n in range(3):
+        playable = browser.find_elements(By.CSS_SELECTOR, "#board .card.playable")
+        if not check(playable, "hearts: no card to pick"):
+            break
+        playable[-1].click()
+        wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#board .card.picked")) == n + 1
+                 or "play" in browser.find_element(By.ID, "status").text,
+                 f"hearts: pick {n + 1}")
+    def tricks_done():
+        return int(browser.find_element(By.ID, "board").get_attribute("data-tricks") or 0)
+
+    def my_turn():
+        return body("thinking") == "no" and "(you)" in browser.find_element(By.ID, "status").text
+
+    for _ in range(60):
+        if "Hand over" in browser.find_element(By.ID, "status").text:
+            break
+        if tricks_done() >= 1 and my_turn():
+            break
+        playable = browser.find_elements(By.CSS_SELECTOR, "#board .card.playable")
+        if playable and body("thinking") == "no":
+            playable[0].click()
+        time.sleep(0.4)
+    check(tricks_done() >= 1, "hearts: no trick finished")
+    table = browser.find_elements(By.CSS_SELECTOR, "#board .card.table")
+    check(len(table) >= 1, "hearts: no card drawn on the table")
+    # Why: the engine's values of South's cards over its sampled worlds.
+    if "(you)" in browser.find_element(By.ID, "status").text:
+        browser.find_element(By.ID, "analyse").click()
+        time.sleep(0.3)
+        wait_for(lambda: body("thinking") == "no", "hearts: the analysis")
+        rows = browser.find_elements(By.CSS_SELECTOR, "#lines tr")
+        check(rows and "pts" in rows[0].text, "hearts: no card values shown")
+    else:
+        check(False, "hearts: not South's turn after a trick")
+    browser.save_screenshot(os.path.join(shots, "serve-hearts.png"))
+
     # A bad position text is refused with its one line, and the page goes on.
     open_page("chess", you="both")
     area = browser.find_element(By.ID, "position")

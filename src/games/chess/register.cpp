@@ -15,7 +15,7 @@ namespace kibitz::chess {
 namespace {
 
 // The page's view: the FEN (the page draws from it), check, how the game ended, the last move.
-Result<std::string> web_view(std::string_view text) {
+Result<std::string> web_view(std::string_view text, int /*viewer*/) {
   auto p = parse_position_text(text);
   if (!p) return tl::unexpected(p.error());
   nlohmann::json j;

@@ -17,7 +17,7 @@ namespace {
 // bottom, colour 0 black), the stones each side captured, the ko point, the last move, the
 // passes in a row, and the area count as it stands: each point's owner (0 black, 1 white,
 // -1 neither, row by row from the bottom) and black's area minus white's minus komi.
-Result<std::string> web_view(std::string_view text) {
+Result<std::string> web_view(std::string_view text, int /*viewer*/) {
   auto p = parse_position_text(text);
   if (!p) return tl::unexpected(p.error());
   const auto xy = [](int sq) { return nlohmann::json{x_of(sq), y_of(sq)}; };

@@ -15,7 +15,7 @@ namespace {
 // The page's view: the board's size and rule, the stones as [x, y, colour] (x from the
 // left, y from the bottom, colour 0 black), the stones each side captured, black's
 // forbidden points under renju (when black is to move), the last move, and the winner.
-Result<std::string> web_view(std::string_view text) {
+Result<std::string> web_view(std::string_view text, int /*viewer*/) {
   auto p = parse_position_text(text);
   if (!p) return tl::unexpected(p.error());
   nlohmann::json j;

@@ -91,9 +91,7 @@ TEST_F(ServeTest, ServesThePagesAndTheGames) {
   ASSERT_EQ(status, 200);
   ASSERT_EQ(games.size(), builtin_registry().games().size());
   for (const auto& g : games)
-    EXPECT_EQ(g["board"].get<bool>(),
-              g["name"] == "chess" || g["name"] == "gomoku" || g["name"] == "go")
-        << g.dump();
+    EXPECT_EQ(g["board"].get<bool>(), g["name"] != "diplomacy") << g.dump();
 }
 
 TEST_F(ServeTest, ChessFoolsMate) {
@@ -214,6 +212,47 @@ TEST_F(ServeTest, ThinksBeyondTheSlotsWaitTheirTurn) {
   EXPECT_TRUE(events.back()["played"].get<bool>());
   EXPECT_EQ(get(path(a, "")).second["moves"].size(), 2u);
   EXPECT_EQ(get(path(c, "")).second["moves"].size(), 1u);  // c's think never ran
+}
+
+TEST_F(ServeTest, HeartsShowsTheSeatOnlyItsOwnCards) {
+  // Seat 2 (South) of the shared deal seed 3: North, then East pick their passes first.
+  json v = new_game({{"game", "hearts"}, {"seat", 2}, {"params", {{"seed", 3}}}});
+  EXPECT_EQ(v["viewer"], 2);
+  EXPECT_EQ(v["to_move"], 0);
+  EXPECT_TRUE(v["legal"].empty());  // North's turn: its cards are not the page's to see
+  EXPECT_TRUE(v["moves"].empty());
+  EXPECT_EQ(v["text"], "view S left hand 3C 6C 4D 8D QD 5S 6S 9S QS KS 2H JH AH");
+  for (int seat = 0; seat < 4; ++seat) {
+    EXPECT_EQ(v["board"]["seats"][seat]["cards"], 13);
+    EXPECT_EQ(v["board"]["seats"][seat].contains("hand"), seat == 2) << seat;
+  }
+  const std::string id = v["id"];
+  auto [status, refused] = post("/api/sessions/" + id + "/move", R"({"move": "4C"})");
+  EXPECT_EQ(status, 409);  // North's card, even a real one
+  expect_one_line_error(refused);
+  // The engine picks for North: the page learns that it answered, not what or why.
+  ASSERT_EQ(post("/api/sessions/" + id + "/think", R"({"movetime_ms": 50})").first, 202);
+  json answer;
+  std::uint64_t after = 0;
+  for (int i = 0; i < 20 && answer.is_null(); ++i) {
+    const json events =
+        get("/api/sessions/" + id + "/events?after=" + std::to_string(after)).second["events"];
+    for (const auto& e : events) {
+      after = e["seq"];
+      EXPECT_NE(e["type"], "info");
+      if (e["type"] == "answer") answer = e;
+    }
+  }
+  ASSERT_FALSE(answer.is_null());
+  EXPECT_TRUE(answer["played"].get<bool>());
+  EXPECT_FALSE(answer.contains("move"));
+  EXPECT_FALSE(answer.contains("lines"));
+  EXPECT_FALSE(answer.contains("pv"));
+  auto [s, now] = get("/api/sessions/" + id);
+  EXPECT_EQ(now["board"]["seats"][0].contains("passed"), false);
+  EXPECT_EQ(now["board"]["seats"][0]["cards"], 12);  // North picked a card to pass
+  // A seat outside the table.
+  EXPECT_EQ(post("/api/sessions", R"({"game": "hearts", "seat": 4})").first, 400);
 }
 
 TEST_F(ServeTest, BadRequestsGetOneLineAndTheServerGoesOn) {
