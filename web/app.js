@@ -133,7 +133,14 @@ function statusText(v) {
   if (v.thinking) return `${who}: the engine is thinking…`;
   let text = `${who} to move` + (engineSide(v.to_move) ? " (the engine)" : " (you)");
   if (game === "chess" && v.board.check) text += ", in check";
-  if (game === "go") text += `; captured: black ${v.board.captured[0]}, white ${v.board.captured[1]}`;
+  if (game === "go") {
+    text += `; captured: black ${v.board.captured[0]}, white ${v.board.captured[1]}`;
+    // The area as it stands (dead stones count as alive): a rough count, not a prediction.
+    if ($("area").checked) {
+      const s = v.board.score;
+      text += `; area now ${s > 0 ? "B" : "W"}+${Math.abs(s)}`;
+    }
+  }
   if (game === "gomoku" && v.board.rule === "capture")
     text += `; captured: black ${v.board.captured[0]}, white ${v.board.captured[1]}`;
   return text;
@@ -150,6 +157,7 @@ function render() {
     play: move => play(move),
     select: sq => { ui.selected = sq; render(); },
     choose: moves => choosePromotion(moves),
+    showArea: $("area").checked,
   });
   $("status").textContent = statusText(v);
   const list = $("moves");
@@ -166,6 +174,7 @@ function render() {
   $("undo").disabled = v.thinking || v.undo === 0;
   $("undo").hidden = hidden;
   $("pass").hidden = game !== "go";
+  $("area-box").hidden = game !== "go";
   $("pass").disabled = !mayMove() || v.terminal;
   document.body.dataset.thinking = v.thinking ? "yes" : "no";
   document.body.dataset.terminal = v.terminal ? "yes" : "no";
@@ -322,6 +331,7 @@ async function start() {
     try { setView(await api("POST", `/api/sessions/${v.id}/undo`, {plies})); } catch (e) { showError(e); }
   });
   $("pass").addEventListener("click", () => play("pass"));
+  $("area").addEventListener("change", render);
   $("load").addEventListener("click", () => newGame($("position").value));
   $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(ui.view.text));
   // A page reloaded on ?id= goes on with its game while the server keeps it.

@@ -114,7 +114,7 @@ function gridBoard(opts) {
         el(svg, "text", {x: 12, y: py(i) + 4, class: "coord"}, String(i + 1));
       }
       for (const [x, y] of opts.stars(n)) el(svg, "circle", {cx: px(x), cy: py(y), r: 3, class: "star"});
-      if (opts.territory && view.terminal) {
+      if (opts.territory && (view.terminal || ui.showArea)) {
         b.area.forEach((owner, i) => {
           const x = i % n, y = Math.floor(i / n);
           if (owner >= 0) el(svg, "rect", {x: px(x) - 5, y: py(y) - 5, width: 10, height: 10,

@@ -186,6 +186,12 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
         check("for Black" in browser.find_element(By.ID, "engine").text,
               "go: the win rate not given for black")
     browser.save_screenshot(os.path.join(shots, "serve-go.png"))
+    # The area count as the board stands (each stone's own point at least has an owner).
+    browser.find_element(By.ID, "area").click()
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#board rect.territory")) > 0,
+          "go: the area count not drawn")
+    check("area now" in browser.find_element(By.ID, "status").text, "go: no area count given")
+    browser.find_element(By.ID, "area").click()
     # A pass: the page says whose turn and the engine answers.
     browser.find_element(By.ID, "pass").click()
     wait_for(lambda: settled(4) or body("terminal") == "yes", "go: the engine's answer to a pass")
