@@ -7,10 +7,12 @@
 #include <csignal>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "match/match.hpp"
+#include "serve/server.hpp"
 
 namespace kibitz::cli {
 
@@ -31,6 +33,7 @@ struct MatchArgs {
   std::string json;
   bool progress = false, no_progress = false;
   bool komi_given = false;  // --komi on the command line: only Go takes it
+  int live_port = -1;       // --live: the port of the live view (-1: none)
   match::MatchConfig config;
 };
 
@@ -151,8 +154,39 @@ int run_match(MatchArgs& a, const Registry& registry) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
+  // --live: the pages of kibitz serve, with this match's feed, for as long as it runs.
+  std::unique_ptr<serve::Server> live;
+  std::shared_ptr<serve::MatchFeed> feed;
+  std::thread live_thread;
+  if (a.live_port >= 0) {
+    serve::ServeOptions o;
+    o.port = a.live_port;
+    o.threads = 8;
+    live = std::make_unique<serve::Server>(registry, o);
+    auto port = live->bind();
+    if (!port) return report_error(fmt::format("--live: {}", port.error().message));
+    feed = live->matches().add(fmt::format("{}: {}", a.game, [&] {
+      std::string names;
+      for (const auto& p : c.players) names += (names.empty() ? "" : " vs ") + p.name;
+      return names;
+    }()));
+    c.on_update = [&feed, &c](const match::MatchUpdate& u) { feed->update(u, c); };
+    live_thread = std::thread([&] { live->run(); });
+    fmt::print(stderr, "kibitz match: live view at http://127.0.0.1:{}/match?id={}\n", *port,
+               feed->id());
+  }
+  const auto stop_live = [&](const std::string& report_json, const std::string& error) {
+    if (!live) return;
+    feed->finish(report_json, error);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the pages read the end
+    live->stop();
+    live_thread.join();
+  };
+
   match::Match m(c, std::move(*game));
   auto report = m.run(g_interrupted);
+  stop_live(report ? match::report_json(*report, c) : std::string(),
+            report ? std::string() : report.error().message);
   if (!report) return report_error(report.error().message, 1);
   fmt::print("{}", match::format_report(*report, c));
   if (!a.json.empty()) {
@@ -252,6 +286,9 @@ Runner add_match(CLI::App& root, const Registry& registry) {
   cmd->add_flag("--progress", a->progress, "always draw the live progress line");
   cmd->add_flag("--no-progress", a->no_progress, "never draw the live progress line");
   cmd->add_flag("--verbose,-v", a->config.settings.verbose, "every move and game on stderr");
+  cmd->add_option("--live", a->live_port,
+                  "watch the match in a browser: serve its live view on this port of "
+                  "127.0.0.1 (kibitz serve's /match page; 0: any free port)");
   return [a, &registry] { return run_match(*a, registry); };
 }
 

@@ -190,6 +190,7 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
                  outcome.result.empty() ? "*" : outcome.result, outcome.reason);
     report.games.push_back({job, std::move(outcome)});
     ++done_games;
+    if (config_.on_update) config_.on_update({job, &report.games.back().outcome, report});
     const std::string line = status_line(pairing, report);
     progress.update(static_cast<std::uint64_t>(done_games), line);
     const bool pair_done = half_pairs.count({job.opponent, job.pair}) == 0;
@@ -220,6 +221,10 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
             errors[static_cast<std::size_t>(s)] = opened.error().message;
         }
         seat_ptrs[static_cast<std::size_t>(s)] = slot.get();
+      }
+      if (config_.on_update) {
+        std::lock_guard lock(mutex);
+        config_.on_update({job, nullptr, report});
       }
       GameOutcome outcome;
       if (!seat_ptrs[0] || !seat_ptrs[1]) {

@@ -5,6 +5,7 @@
 // SPRT from player 1's point of view, game records and fault counts.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,17 @@
 #include "match/stats.hpp"
 
 namespace kibitz::match {
+
+struct MatchReport;
+struct GameSummary;
+
+// What a live view is told as the match goes: a game begins (outcome null) or ends, with the
+// report so far. Called from the workers under the match's lock: keep it short.
+struct MatchUpdate {
+  const GameJob& job;
+  const GameOutcome* outcome;  // null: the game begins
+  const MatchReport& report;
+};
 
 struct MatchConfig {
   std::vector<PlayerSpec> players;
@@ -29,6 +41,7 @@ struct MatchConfig {
   int report_every = 0;            // a status line on stderr every N games (0: never; with
                                    // SPRT every finished pair)
   bool progress = false;           // the live line on stderr
+  std::function<void(const MatchUpdate&)> on_update;  // a live view (kibitz serve)
 };
 
 struct PlayerTotals {

@@ -16,6 +16,7 @@ namespace {
 
 using nlohmann::json;
 constexpr auto kLongPoll = std::chrono::milliseconds(1000);
+constexpr int kMaxStreams = 32;  // live views at once (each holds a thread)
 
 void send_json(httplib::Response& res, int status, const std::string& body) {
   res.status = status;
@@ -89,6 +90,7 @@ Server::Server(const Registry& registry, ServeOptions options)
     : registry_(registry),
       options_(std::move(options)),
       store_(registry, options_.store),
+      matches_(registry),
       impl_(std::make_unique<Impl>()) {
   auto& http = impl_->http;
   const int threads = std::max(2, options_.threads);
@@ -129,6 +131,7 @@ Server::Server(const Registry& registry, ServeOptions options)
     http.Get(path, serve_asset);
     if (path == "/index.html") http.Get("/", serve_asset);
     if (path == "/play.html") http.Get(R"(/play/([a-z]+))", serve_asset);
+    if (path == "/match.html") http.Get("/match", serve_asset);
   }
 
   http.Get("/api/games", [this](const httplib::Request&, httplib::Response& res) {
@@ -217,6 +220,114 @@ Server::Server(const Registry& registry, ServeOptions options)
     if (!s) return send_error(res, s.error());
     send_json(res, 200, (*s)->stop());
   });
+  // --- matches watched live ------------------------------------------------------------
+  http.Get("/api/matches", [this](const httplib::Request&, httplib::Response& res) {
+    send_json(res, 200, matches_.list());
+  });
+  http.Post("/api/matches", [this](const httplib::Request& req, httplib::Response& res) {
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    MatchRequest m;
+    auto game = field<std::string>(*body, "game", "");
+    auto games = field<int>(*body, "games", 2);
+    auto concurrency = field<int>(*body, "concurrency", 1);
+    auto movetime = field<std::int64_t>(*body, "movetime_ms", 0);
+    auto nodes = field<std::uint64_t>(*body, "nodes", 0);
+    auto depth = field<int>(*body, "depth", 0);
+    auto size = field<int>(*body, "board_size", 0);
+    auto rule = field<std::string>(*body, "rule", "");
+    auto max_moves = field<int>(*body, "max_moves", 0);
+    for (const RequestError* e :
+         {game ? nullptr : &game.error(), games ? nullptr : &games.error(),
+          concurrency ? nullptr : &concurrency.error(), movetime ? nullptr : &movetime.error(),
+          nodes ? nullptr : &nodes.error(), depth ? nullptr : &depth.error(),
+          size ? nullptr : &size.error(), rule ? nullptr : &rule.error(),
+          max_moves ? nullptr : &max_moves.error()})
+      if (e) return send_error(res, *e);
+    if (movetime.value() < 0 || depth.value() < 0)
+      return send_error(res, {400, "limits must not be negative"});
+    m.game = *game;
+    m.games = *games;
+    m.concurrency = *concurrency;
+    m.limits.movetime_ms = *movetime;
+    m.limits.nodes = *nodes;
+    m.limits.depth = *depth;
+    m.board_size = *size;
+    m.rule = *rule;
+    m.max_moves = *max_moves;
+    const json& players = (*body)["players"];
+    if (!players.is_array()) return send_error(res, {400, "'players' is not a list of specs"});
+    for (const auto& p : players) {
+      if (!p.is_string()) return send_error(res, {400, "'players' is not a list of specs"});
+      m.players.push_back(p.get<std::string>());
+    }
+    if (body->contains("sprt") && !(*body)["sprt"].is_null()) {
+      const json& s = (*body)["sprt"];
+      if (!s.is_array() || s.size() != 2 || !s[0].is_number() || !s[1].is_number())
+        return send_error(res, {400, "'sprt' is [elo0, elo1]"});
+      m.sprt = std::pair{s[0].get<double>(), s[1].get<double>()};
+    }
+    auto feed = matches_.start(m);
+    if (!feed) return send_error(res, feed.error());
+    send_json(res, 201, (*feed)->summary());
+  });
+  const std::string match_id = R"(/api/matches/(m[0-9]{1,9}))";
+  http.Post(match_id + "/stop", [this](const httplib::Request& req, httplib::Response& res) {
+    auto feed = matches_.find(req.matches[1]);
+    if (!feed) return send_error(res, {404, "no such match"});
+    feed->stop.store(true);
+    send_json(res, 200, feed->summary());
+  });
+  // Long polling, as for a game.
+  http.Get(match_id + "/events", [this](const httplib::Request& req, httplib::Response& res) {
+    auto feed = matches_.find(req.matches[1]);
+    if (!feed) return send_error(res, {404, "no such match"});
+    std::uint64_t after = 0;
+    if (req.has_param("after")) {
+      const std::string v = req.get_param_value("after");
+      const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), after);
+      if (ec != std::errc() || p != v.data() + v.size())
+        return send_error(res, {400, "'after' is not a number"});
+    }
+    auto [events, done] = feed->events(after, kLongPoll);
+    json out = json::array();
+    for (auto& [seq, text] : events) {
+      json e = json::parse(text);
+      e["seq"] = seq;
+      out.push_back(std::move(e));
+    }
+    send_json(
+        res, 200,
+        json{{"events", out}, {"done", done}, {"match", json::parse(feed->summary())}}.dump());
+  });
+  // Server-sent events: every event from the start (or after Last-Event-ID), until the end.
+  http.Get(match_id + "/stream", [this](const httplib::Request& req, httplib::Response& res) {
+    auto feed = matches_.find(req.matches[1]);
+    if (!feed) return send_error(res, {404, "no such match"});
+    if (streams_.fetch_add(1) >= kMaxStreams) {
+      streams_.fetch_sub(1);
+      return send_error(res, {503, "too many live views at once"});
+    }
+    std::uint64_t after = 0;
+    const std::string last = req.get_header_value("Last-Event-ID");
+    std::from_chars(last.data(), last.data() + last.size(), after);
+    res.set_header("Cache-Control", "no-cache");
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [feed, after](std::size_t, httplib::DataSink& sink) mutable {
+          auto [events, done] = feed->events(after, kLongPoll);
+          for (const auto& [seq, text] : events) {
+            after = seq;
+            const std::string msg = fmt::format("id: {}\ndata: {}\n\n", seq, text);
+            if (!sink.write(msg.data(), msg.size())) return false;
+          }
+          if (events.empty() && !done && !sink.write(": waiting\n\n", 11)) return false;
+          if (done) sink.done();
+          return true;
+        },
+        [this](bool) { streams_.fetch_sub(1); });
+  });
+
   // Long polling: the events after ?after=N, waiting up to a second for one.
   http.Get(id + "/events", [this](const httplib::Request& req, httplib::Response& res) {
     auto s = store_.find(req.matches[1]);

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "games/registry.hpp"
+#include "serve/matches.hpp"
 #include "serve/sessions.hpp"
 
 namespace kibitz::serve {
@@ -36,13 +37,16 @@ class Server {
   void run();
   void stop();
   SessionStore& store() { return store_; }
+  MatchStore& matches() { return matches_; }
 
  private:
   struct Impl;
   const Registry& registry_;
   ServeOptions options_;
   SessionStore store_;
+  MatchStore matches_;
   std::unique_ptr<Impl> impl_;
+  std::atomic<int> streams_{0};
 };
 
 }  // namespace kibitz::serve

@@ -242,6 +242,23 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
         check(False, "hearts: not South's turn after a trick")
     browser.save_screenshot(os.path.join(shots, "serve-hearts.png"))
 
+    # A match between two bots, watched live: the page starts it and draws each game as it
+    # ends, with the tally and Elo (server-sent events).
+    browser.get(url + "/match")
+    wait_for(lambda: browser.find_element(By.ID, "m-p1").get_attribute("value"), "match: the form")
+    Select(browser.find_element(By.ID, "m-game")).select_by_value("gomoku")
+    for field, value in (("m-games", "6"), ("m-movetime", "20")):
+        box = browser.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    browser.find_element(By.ID, "m-start").click()
+    if wait_for(lambda: body("done") == "yes", "match: its end", timeout=60):
+        rows = browser.find_elements(By.CSS_SELECTOR, "#finished tbody tr")
+        check(len(rows) == 6, f"match: {len(rows)} finished games drawn, not 6")
+        check("of 6/6" in browser.find_element(By.ID, "tally").text, "match: no final tally")
+        check("Match over" in browser.find_element(By.ID, "sprt").text, "match: no end line")
+    browser.save_screenshot(os.path.join(shots, "serve-match.png"))
+
     # A bad position text is refused with its one line, and the page goes on.
     open_page("chess", you="both")
     area = browser.find_element(By.ID, "position")

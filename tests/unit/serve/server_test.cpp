@@ -255,6 +255,51 @@ TEST_F(ServeTest, HeartsShowsTheSeatOnlyItsOwnCards) {
   EXPECT_EQ(post("/api/sessions", R"({"game": "hearts", "seat": 4})").first, 400);
 }
 
+TEST_F(ServeTest, AMatchStreamsItsGamesToTheEnd) {
+  auto [status, m] = post("/api/matches", R"({"game": "gomoku", "players": ["bot=alphabeta",
+      "bot=random"], "games": 4, "depth": 2})");
+  ASSERT_EQ(status, 201) << m.dump();
+  // Server-sent events, read to the end of the match.
+  std::string stream;
+  auto r = client_->Get(("/api/matches/" + m["id"].get<std::string>() + "/stream").c_str(),
+                        [&](const char* data, std::size_t n) {
+                          stream.append(data, n);
+                          return true;
+                        });
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get_header_value("Content-Type"), "text/event-stream");
+  std::vector<json> events;
+  for (std::size_t at = 0; (at = stream.find("data: ", at)) != std::string::npos;) {
+    const auto end = stream.find('\n', at);
+    events.push_back(json::parse(stream.substr(at + 6, end - at - 6)));
+    at = end;
+  }
+  int begun = 0, ended = 0;
+  for (const auto& e : events) {
+    begun += e["type"] == "begin";
+    ended += e["type"] == "end";
+  }
+  EXPECT_EQ(begun, 4);
+  EXPECT_EQ(ended, 4);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back()["type"], "done");
+  // The alpha-beta bot beats the random one in every game.
+  EXPECT_EQ(events.back()["report"]["pairings"][0]["wins"], 4);
+  // A page never starts a program, and the rest of the request is checked.
+  for (const char* body :
+       {R"({"game": "chess", "players": ["cmd=/bin/sh", "bot=random"], "movetime_ms": 5})",
+        R"({"game": "chess", "players": ["bot=kibitz"], "movetime_ms": 5})",
+        R"({"game": "chess", "players": ["bot=kibitz", "bot=random"]})",
+        R"({"game": "chess", "players": ["bot=nosuch", "bot=random"], "movetime_ms": 5})",
+        R"({"game": "chess", "players": "bot=kibitz", "movetime_ms": 5})",
+        R"({"game": "chess", "players": ["bot=kibitz", "bot=random"], "games": 0, "nodes": 5})"}) {
+    auto [s, e] = post("/api/matches", body);
+    EXPECT_EQ(s, 400) << body;
+    expect_one_line_error(e);
+  }
+  EXPECT_EQ(get("/api/matches/m999/events").first, 404);
+}
+
 TEST_F(ServeTest, BadRequestsGetOneLineAndTheServerGoesOn) {
   const json v = new_game({{"game", "chess"}});
   const std::string id = v["id"];
