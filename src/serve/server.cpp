@@ -57,6 +57,17 @@ Reply<T> field(const json& j, const char* name, T fallback) {
   return tl::unexpected(RequestError{400, fmt::format("'{}' has the wrong type", name)});
 }
 
+// The ?after=N of a long poll (0 when absent).
+Reply<std::uint64_t> after_param(const httplib::Request& req) {
+  std::uint64_t after = 0;
+  if (!req.has_param("after")) return after;
+  const std::string v = req.get_param_value("after");
+  const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), after);
+  if (ec != std::errc() || p != v.data() + v.size())
+    return tl::unexpected(RequestError{400, "'after' is not a number"});
+  return after;
+}
+
 // A parameter's value as the position text writes it (true / false, numbers, words).
 std::string param_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
@@ -282,14 +293,9 @@ Server::Server(const Registry& registry, ServeOptions options)
   http.Get(match_id + "/events", [this](const httplib::Request& req, httplib::Response& res) {
     auto feed = matches_.find(req.matches[1]);
     if (!feed) return send_error(res, {404, "no such match"});
-    std::uint64_t after = 0;
-    if (req.has_param("after")) {
-      const std::string v = req.get_param_value("after");
-      const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), after);
-      if (ec != std::errc() || p != v.data() + v.size())
-        return send_error(res, {400, "'after' is not a number"});
-    }
-    auto [events, done] = feed->events(after, kLongPoll);
+    const auto after = after_param(req);
+    if (!after) return send_error(res, after.error());
+    auto [events, done] = feed->events(*after, kLongPoll);
     json out = json::array();
     for (auto& [seq, text] : events) {
       json e = json::parse(text);
@@ -332,14 +338,9 @@ Server::Server(const Registry& registry, ServeOptions options)
   http.Get(id + "/events", [this](const httplib::Request& req, httplib::Response& res) {
     auto s = store_.find(req.matches[1]);
     if (!s) return send_error(res, s.error());
-    std::uint64_t after = 0;
-    if (req.has_param("after")) {
-      const std::string v = req.get_param_value("after");
-      const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), after);
-      if (ec != std::errc() || p != v.data() + v.size())
-        return send_error(res, {400, "'after' is not a number"});
-    }
-    send_json(res, 200, (*s)->events(after, kLongPoll));
+    const auto after = after_param(req);
+    if (!after) return send_error(res, after.error());
+    send_json(res, 200, (*s)->events(*after, kLongPoll));
   });
 }
 
