@@ -254,11 +254,19 @@ async function poll() {
   engineTurn();
 }
 
+// A record rather than a position text: PGN tags or move numbers, an SGF tree.
+function isRecord(text) {
+  const t = text.trim();
+  return t.startsWith("[") || t.startsWith("(;") || /^1\.\s*\S/.test(t);
+}
+
 async function newGame(position) {
   showError(null);
   const body = {game};
   if (hidden) body.seat = Number($("you").value);
-  if (position !== undefined) {
+  if (position !== undefined && isRecord(position)) {
+    body.record = position;
+  } else if (position !== undefined) {
     body.position = position;
   } else {
     const params = {};
@@ -333,6 +341,16 @@ async function start() {
   $("pass").addEventListener("click", () => play("pass"));
   $("area").addEventListener("change", render);
   $("load").addEventListener("click", () => newGame($("position").value));
+  $("record").hidden = !entry.record;
+  $("record").addEventListener("click", async () => {
+    try {
+      const r = await api("GET", `/api/sessions/${ui.view.id}/record`);
+      $("position").value = r.record;
+      $("position").focus();
+    } catch (e) {
+      showError(e);
+    }
+  });
   $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(ui.view.text));
   // A page reloaded on ?id= goes on with its game while the server keeps it.
   const id = new URLSearchParams(location.search).get("id");

@@ -106,6 +106,10 @@ struct GameEntry {
   // (docs/serve.md gives each game's fields), as `viewer` may see it (a seat, or -1 for
   // everything); empty: the game has no page.
   std::function<Result<std::string>(std::string_view position_text, int viewer)> web_view;
+  // `kibitz serve`: the game as a record (PGN, SGF: `records` names it) from its position
+  // text, and a record read back as a position text; empty: none.
+  std::function<Result<std::string>(std::string_view position_text)> to_record;
+  std::function<Result<std::string>(std::string_view record)> from_record;
   // Players see only part of the state (Hearts' hands): `kibitz serve` shows a page's seat
   // only its own information, and lets it move only in its own turn.
   bool hidden_information = false;

@@ -86,6 +86,7 @@ json games_json(const Registry& registry) {
                    {"params", params},
                    {"board", static_cast<bool>(g.web_view)},
                    {"hidden", g.hidden_information},
+                   {"record", g.to_record ? g.records : ""},
                    {"engine", static_cast<bool>(g.engine)}});
   }
   return out;
@@ -155,6 +156,8 @@ Server::Server(const Registry& registry, ServeOptions options)
     auto game = field<std::string>(*body, "game", "");
     auto position = field<std::string>(*body, "position", "");
     auto seat = field<int>(*body, "seat", -1);
+    auto record = field<std::string>(*body, "record", "");
+    if (!record) return send_error(res, record.error());
     if (!game) return send_error(res, game.error());
     if (!position) return send_error(res, position.error());
     if (!seat) return send_error(res, seat.error());
@@ -165,7 +168,19 @@ Server::Server(const Registry& registry, ServeOptions options)
         return send_error(res, {400, "'params' is not an object"});
       for (const auto& [k, v] : (*body)["params"].items()) params.emplace_back(k, param_text(v));
     }
-    auto session = store_.create(*game, params, *position, *seat);
+    std::string text = *position;
+    if (!record->empty()) {
+      // A record (PGN, SGF) read as the game's position text.
+      const GameEntry* entry = registry_.find(*game);
+      if (!entry || !entry->from_record)
+        return send_error(res, {400, fmt::format("{}: no record is read here", *game)});
+      if (!text.empty() || !params.empty())
+        return send_error(res, {400, "give a record, a position or params, one of them"});
+      auto read = entry->from_record(*record);
+      if (!read) return send_error(res, {400, read.error().message});
+      text = *read;
+    }
+    auto session = store_.create(*game, params, text, *seat);
     if (!session) return send_error(res, session.error());
     send_json(res, 201, (*session)->view());
   });
@@ -192,6 +207,13 @@ Server::Server(const Registry& registry, ServeOptions options)
     auto view = (*s)->move(*move);
     if (!view) return send_error(res, view.error());
     send_json(res, 200, *view);
+  });
+  http.Get(id + "/record", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = store_.find(req.matches[1]);
+    if (!s) return send_error(res, s.error());
+    auto r = (*s)->record();
+    if (!r) return send_error(res, r.error());
+    send_json(res, 200, *r);
   });
   http.Post(id + "/undo", [this](const httplib::Request& req, httplib::Response& res) {
     auto s = store_.find(req.matches[1]);

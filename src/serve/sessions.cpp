@@ -264,6 +264,14 @@ std::string Session::stop() {
   return view();
 }
 
+Reply<std::string> Session::record() {
+  std::lock_guard lock(mu_);
+  if (!game_.to_record) return tl::unexpected(bad(game_.title + " has no record format here"));
+  auto r = game_.to_record(state_->serialize());
+  if (!r) return tl::unexpected(RequestError{500, r.error().message});
+  return json{{"format", game_.records}, {"record", *r}}.dump();
+}
+
 std::string Session::events(std::uint64_t after, std::chrono::milliseconds wait) {
   std::unique_lock lock(mu_);
   cv_.wait_for(lock, wait, [&] { return next_event_ - 1 > after; });

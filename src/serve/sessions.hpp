@@ -59,6 +59,8 @@ class Session : public std::enable_shared_from_this<Session> {
   // view says "queued"); its time runs from when it starts.
   Reply<std::string> think(const ThinkRequest& request);
   std::string stop();  // a queued think is dropped; a running one answers at once
+  // The game as its record: {"format": "PGN", "record": "..."}.
+  Reply<std::string> record();
   // Given a slot (the store's queue): starts the think that waits, or returns false (no think
   // waits any more: it was stopped, or started already) and the slot is the caller's.
   bool begin_queued();

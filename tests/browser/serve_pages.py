@@ -165,6 +165,13 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
     click("f3")
     wait_for(lambda: settled(4), "chess: the engine's second reply")
     browser.save_screenshot(os.path.join(shots, "serve-chess.png"))
+    # The game as PGN, loaded back: the same four moves.
+    browser.find_element(By.ID, "record").click()
+    wait_for(lambda: "1. e4" in browser.find_element(By.ID, "position").get_attribute("value"),
+             "chess: the PGN record")
+    browser.find_element(By.ID, "load").click()
+    wait_for(lambda: body("moves") == "4" and body("thinking") == "no"
+             and not browser.find_element(By.ID, "error").text, "chess: the PGN loaded back")
 
     # Go 9x9: black against the engine; then Analyse: the candidates for black, with their
     # win rates and visits, listed and drawn on the board.

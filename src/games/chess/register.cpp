@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "games/chess/notation.hpp"
+#include "games/chess/pgn.hpp"
 
 namespace kibitz::chess {
 
@@ -29,6 +31,40 @@ Result<std::string> web_view(std::string_view text, int /*viewer*/) {
   return j.dump();
 }
 
+// The position text ("FEN moves e2e4 ...") as a PGN game.
+Result<std::string> to_record(std::string_view text) {
+  const auto at = text.find("moves");
+  std::string_view fen = trim(text.substr(0, at));
+  PgnGame game;
+  if (!fen.empty() && fen != "startpos") {
+    auto p = Position::from_fen(fen);
+    if (!p) return tl::unexpected(p.error());
+    game.start = *p;
+  }
+  Position pos = game.start;
+  if (at != std::string_view::npos)
+    for (const auto word : split_blanks(text.substr(at + 5))) {
+      auto m = parse_uci(pos, word);
+      if (!m) return tl::unexpected(m.error());
+      game.moves.push_back(*m);
+      pos.apply(*m);
+    }
+  game.tags = {{"Event", "kibitz serve"}, {"Site", "?"}};
+  return to_pgn(game);
+}
+
+// A PGN's first game as a position text.
+Result<std::string> from_record(std::string_view record) {
+  auto games = parse_pgn(record);
+  if (!games) return tl::unexpected(games.error());
+  if (games->empty()) return fail("the PGN holds no game");
+  const PgnGame& g = games->front();
+  std::string text = g.start.fen();
+  if (!g.moves.empty()) text += " moves";
+  for (const Move m : g.moves) text += " " + to_uci(m);
+  return text;
+}
+
 }  // namespace
 
 GameEntry registry_entry() {
@@ -46,6 +82,8 @@ GameEntry registry_entry() {
   };
   e.engine = [] { return engine::make_chess_any_engine(); };
   e.web_view = web_view;
+  e.to_record = to_record;
+  e.from_record = from_record;
   e.bench = cli::bench_chess;
   e.bench_golden = GameEntry::BenchGolden{"chess_bench_signature.txt", {}, "Nodes searched"};
   e.protocol = "UCI";

@@ -7,7 +7,12 @@
 #include "games/go/go_game.hpp"
 #include "match/go_arena.hpp"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
+#include "games/go/sgf.hpp"
 
 namespace kibitz::go {
 
@@ -48,6 +53,48 @@ Result<std::string> web_view(std::string_view text, int /*viewer*/) {
   return j.dump();
 }
 
+// The position text ("9 komi 7.5 E5 B:C3 pass") as an SGF record: each move with its colour.
+Result<std::string> to_record(std::string_view text) {
+  auto end = parse_position_text(text);  // checks every move
+  if (!end) return tl::unexpected(end.error());
+  GameRecord r;
+  r.size = end->size();
+  r.komi = end->komi();
+  Color next = kBlack;
+  const auto words = split_blanks(text);
+  std::size_t i = 0;
+  if (i < words.size() && !words[i].empty() && words[i][0] >= '0' && words[i][0] <= '9') ++i;
+  if (i < words.size() && words[i] == "komi") i += 2;
+  for (; i < words.size(); ++i) {
+    std::string_view w = words[i];
+    Color c = next;
+    if (w.size() > 2 && w[1] == ':') {
+      c = (w[0] | 0x20) == 'w' ? kWhite : kBlack;
+      w = w.substr(2);
+    }
+    auto m = parse_vertex(w, r.size);
+    if (!m) return tl::unexpected(m.error());
+    r.moves.emplace_back(c, *m);
+    next = c == kBlack ? kWhite : kBlack;
+  }
+  r.event = "kibitz serve";
+  return write_sgf(r);
+}
+
+// An SGF's main line as a position text: setup stones become moves of their colour.
+Result<std::string> from_record(std::string_view record) {
+  auto r = read_sgf(record);
+  if (!r) return tl::unexpected(r.error());
+  if (!r->later_setup.empty())
+    return fail("SGF: stones added after the first move are not read here");
+  std::string text = fmt::format("{} komi {}", r->size, r->komi);
+  for (const Move m : r->black_setup) text += " B:" + to_vertex(m, r->size);
+  for (const Move m : r->white_setup) text += " W:" + to_vertex(m, r->size);
+  for (const auto& [c, m] : r->moves)
+    text += fmt::format(" {}:{}", c == kBlack ? 'B' : 'W', to_vertex(m, r->size));
+  return text;
+}
+
 }  // namespace
 
 GameEntry registry_entry() {
@@ -65,6 +112,8 @@ GameEntry registry_entry() {
   e.arena = match::make_go_kind;
   e.engine = engine::make_go_any_engine;
   e.web_view = web_view;
+  e.to_record = to_record;
+  e.from_record = from_record;
   e.bench = cli::bench_go;
   e.bench_golden =
       GameEntry::BenchGolden{"go_bench_signature.txt", {"--playouts", "2000"}, "Tree nodes"};

@@ -106,6 +106,20 @@ TEST_F(ServeTest, ChessFoolsMate) {
   EXPECT_TRUE(v["board"]["check"].get<bool>());
   EXPECT_EQ(v["board"]["last"], "d8h4");
   EXPECT_EQ(v["moves"], json({"f2f3", "e7e5", "g2g4", "d8h4"}));
+  // The game as PGN, and back: the same game from its record.
+  auto [rs, record] = get("/api/sessions/" + v["id"].get<std::string>() + "/record");
+  ASSERT_EQ(rs, 200);
+  EXPECT_EQ(record["format"], "PGN");
+  const std::string pgn = record["record"];
+  EXPECT_NE(pgn.find("1. f3 e5 2. g4 Qh4#"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("0-1"), std::string::npos) << pgn;
+  json back_from_pgn = new_game({{"game", "chess"}, {"record", pgn}});
+  EXPECT_EQ(back_from_pgn["moves"], v["moves"]);
+  EXPECT_TRUE(back_from_pgn["terminal"].get<bool>());
+  auto [bad_status, bad_pgn] =
+      post("/api/sessions", R"({"game": "chess", "record": "1. e4 e5 2. Ke3"})");
+  EXPECT_EQ(bad_status, 400);
+  expect_one_line_error(bad_pgn);
   // Undo takes back the mate.
   auto [status, back] = post("/api/sessions/" + v["id"].get<std::string>() + "/undo", "{}");
   ASSERT_EQ(status, 200);
@@ -124,6 +138,15 @@ TEST_F(ServeTest, GoTwoPassesAndCaptures) {
   v = move(v, "pass");
   v = move(v, "pass");
   EXPECT_TRUE(v["terminal"].get<bool>());
+  // As SGF and back.
+  auto [rs, record] = get("/api/sessions/" + v["id"].get<std::string>() + "/record");
+  ASSERT_EQ(rs, 200);
+  const std::string sgf = record["record"];
+  EXPECT_NE(sgf.find("SZ[9]"), std::string::npos) << sgf;
+  EXPECT_NE(sgf.find(";B[bi];W[ai];B[ah];W[];B[]"), std::string::npos) << sgf;
+  json back = new_game({{"game", "go"}, {"record", sgf}});
+  EXPECT_EQ(back["board"]["stones"], v["board"]["stones"]);
+  EXPECT_TRUE(back["terminal"].get<bool>());
   // Black's two stones own the whole empty board: 81 - 6.5.
   EXPECT_DOUBLE_EQ(v["board"]["score"].get<double>(), 81 - 6.5);
   EXPECT_EQ(v["returns"], json({1.0, -1.0}));
