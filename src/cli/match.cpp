@@ -170,7 +170,7 @@ int run_match(MatchArgs& a, const Registry& registry) {
       for (const auto& p : c.players) names += (names.empty() ? "" : " vs ") + p.name;
       return names;
     }()));
-    c.on_update = [&feed, &c](const match::MatchUpdate& u) { feed->update(u, c); };
+    c.on_update = [&feed](const match::MatchUpdate& u) { feed->update(u); };
     live_thread = std::thread([&] { live->run(); });
     fmt::print(stderr, "kibitz match: live view at http://127.0.0.1:{}/match?id={}\n", *port,
                feed->id());

@@ -62,8 +62,7 @@ void MatchFeed::push_locked(std::string event) {
   cv_.notify_all();
 }
 
-void MatchFeed::update(const match::MatchUpdate& u, const match::MatchConfig& config) {
-  (void)config;
+void MatchFeed::update(const match::MatchUpdate& u) {
   const auto& r = u.report;
   json e;
   e["type"] = u.outcome ? "end" : "begin";
@@ -198,7 +197,7 @@ Reply<std::shared_ptr<MatchFeed>> MatchStore::start(const MatchRequest& request)
   auto feed = add(fmt::format("{}: {} vs {}", request.game, c.players[0].name, c.players[1].name));
   std::lock_guard lock(mu_);
   threads_.emplace_back([feed, c = std::move(c), kind = std::move(*kind)]() mutable {
-    c.on_update = [&feed, &c](const match::MatchUpdate& u) { feed->update(u, c); };
+    c.on_update = [&feed](const match::MatchUpdate& u) { feed->update(u); };
     match::Match m(c, std::move(kind));
     const auto report = m.run(feed->stop);
     if (report) {

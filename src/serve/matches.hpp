@@ -29,7 +29,7 @@ class MatchFeed {
   const std::string& id() const { return id_; }
 
   // The update as the page reads it (JSON), appended for the readers.
-  void update(const match::MatchUpdate& u, const match::MatchConfig& config);
+  void update(const match::MatchUpdate& u);
   // The end: the report (report_json's), or why the match could not run.
   void finish(const std::string& report_json, const std::string& error = {});
   // The events after `after` ((sequence, JSON) pairs), waiting up to `wait` for one, and

@@ -418,9 +418,4 @@ void SessionStore::release_slot() {
     if (next->begin_queued()) return;
 }
 
-int SessionStore::queued() const {
-  std::lock_guard lock(slots_mu_);
-  return static_cast<int>(waiting_.size());
-}
-
 }  // namespace kibitz::serve

@@ -128,7 +128,6 @@ class SessionStore {
   std::shared_ptr<Session> give_back();
   // Gives a slot back and starts whatever waits for it.
   void release_slot();
-  int queued() const;
 
  private:
   std::uint64_t next_random();

@@ -79,6 +79,20 @@ class ChessState final : public GameState<ChessState, Position> {
     return out;
   }
   std::string to_string() const override { return pos_.fen(); }
+  // The start and the moves played here (kept in UCI, so they read back as such).
+  PgnGame game() const {
+    PgnGame g;
+    g.start = pos_;
+    if (moves_.empty()) return g;
+    g.start = *Position::from_fen(start_);  // a FEN this state wrote
+    Position p = g.start;
+    for (const auto word : split_blanks(moves_)) {
+      const Move m = *parse_uci(p, word);  // a move this state played
+      g.moves.push_back(m);
+      p.apply(m);
+    }
+    return g;
+  }
   // The game ends at a halfmove clock of 100, so at most 100 reversible plies separate two
   // irreversible ones, of which there are at most 126: 30 captures and 96 pawn steps (16
   // pawns, 6 each). 127 runs of 100 plus the 126.
@@ -110,6 +124,12 @@ Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
 
 Result<Position> parse_position_text(std::string_view text) {
   return as_position(parse_state(text));
+}
+
+Result<PgnGame> parse_game_text(std::string_view text) {
+  auto s = parse_state(text);
+  if (!s) return tl::unexpected(s.error());
+  return (*s)->game();
 }
 
 }  // namespace kibitz::chess

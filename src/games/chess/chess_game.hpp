@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "api/any_state.hpp"
+#include "games/chess/pgn.hpp"
 #include "games/chess/position.hpp"
 
 namespace kibitz::chess {
@@ -14,5 +15,7 @@ namespace kibitz::chess {
 Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
 // The same position text as the game's own Position (the engines read it so).
 Result<Position> parse_position_text(std::string_view text);
+// The same position text as a game: its start and the moves played from it (UCI or SAN read).
+Result<PgnGame> parse_game_text(std::string_view text);
 
 }  // namespace kibitz::chess

@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/text.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/pgn.hpp"
 
@@ -18,39 +17,24 @@ namespace {
 
 // The page's view: the FEN (the page draws from it), check, how the game ended, the last move.
 Result<std::string> web_view(std::string_view text, int /*viewer*/) {
-  auto p = parse_position_text(text);
-  if (!p) return tl::unexpected(p.error());
+  auto g = parse_game_text(text);
+  if (!g) return tl::unexpected(g.error());
+  Position p = g->start;
+  for (const Move m : g->moves) p.apply(m);
   nlohmann::json j;
-  j["fen"] = p->fen();
-  j["check"] = p->in_check();
-  j["outcome"] = p->outcome() == Outcome::kOngoing ? "" : std::string(outcome_name(p->outcome()));
-  const auto moves = text.find("moves");
-  const auto words = moves == std::string_view::npos ? std::vector<std::string_view>{}
-                                                     : split_blanks(text.substr(moves + 5));
-  j["last"] = words.empty() ? std::string() : std::string(words.back());
+  j["fen"] = p.fen();
+  j["check"] = p.in_check();
+  j["outcome"] = p.outcome() == Outcome::kOngoing ? "" : std::string(outcome_name(p.outcome()));
+  j["last"] = g->moves.empty() ? std::string() : to_uci(g->moves.back());
   return j.dump();
 }
 
-// The position text ("FEN moves e2e4 ...") as a PGN game.
+// The position text as a PGN game.
 Result<std::string> to_record(std::string_view text) {
-  const auto at = text.find("moves");
-  std::string_view fen = trim(text.substr(0, at));
-  PgnGame game;
-  if (!fen.empty() && fen != "startpos") {
-    auto p = Position::from_fen(fen);
-    if (!p) return tl::unexpected(p.error());
-    game.start = *p;
-  }
-  Position pos = game.start;
-  if (at != std::string_view::npos)
-    for (const auto word : split_blanks(text.substr(at + 5))) {
-      auto m = parse_uci(pos, word);
-      if (!m) return tl::unexpected(m.error());
-      game.moves.push_back(*m);
-      pos.apply(*m);
-    }
-  game.tags = {{"Event", "kibitz serve"}, {"Site", "?"}};
-  return to_pgn(game);
+  auto g = parse_game_text(text);
+  if (!g) return tl::unexpected(g.error());
+  g->tags = {{"Event", "kibitz serve"}, {"Site", "?"}};
+  return to_pgn(*g);
 }
 
 // A PGN's first game as a position text.

@@ -90,6 +90,20 @@ class GoState final : public GameState<GoState, Position> {
     }
     return out;
   }
+  // The moves with their colours: a move without one was played by the side to move, which
+  // is black at the start and the other colour after each move.
+  GameRecord record() const {
+    GameRecord r;
+    r.size = pos_.size();
+    r.komi = pos_.komi();
+    Color next = kBlack;
+    for (const auto& [m, colour] : moves_) {
+      const Color c = colour ? *colour : next;
+      r.moves.emplace_back(c, m);
+      next = c == kBlack ? kWhite : kBlack;
+    }
+    return r;
+  }
 
  private:
   std::vector<std::pair<Move, std::optional<Color>>> moves_;  // the colour when out of turn
@@ -132,6 +146,12 @@ Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text) {
 
 Result<Position> parse_position_text(std::string_view text) {
   return as_position(parse_state(text));
+}
+
+Result<GameRecord> parse_record_text(std::string_view text) {
+  auto s = parse_state(text);
+  if (!s) return tl::unexpected(s.error());
+  return (*s)->record();
 }
 
 }  // namespace kibitz::go

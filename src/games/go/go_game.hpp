@@ -6,6 +6,7 @@
 // scoring, positional superko, suicide illegal (go::Rules defaults).
 #include "api/any_state.hpp"
 #include "games/go/board.hpp"
+#include "games/go/sgf.hpp"
 
 namespace kibitz::go {
 
@@ -13,5 +14,7 @@ namespace kibitz::go {
 Result<std::unique_ptr<AnyState>> new_any_state(std::string_view text);
 // The same position text as the game's own Position (the engines read it so).
 Result<Position> parse_position_text(std::string_view text);
+// The same position text as a game record (size, komi, each move with its colour).
+Result<GameRecord> parse_record_text(std::string_view text);
 
 }  // namespace kibitz::go

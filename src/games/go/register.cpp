@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/text.hpp"
 #include "games/go/sgf.hpp"
 
 namespace kibitz::go {
@@ -53,32 +52,12 @@ Result<std::string> web_view(std::string_view text, int /*viewer*/) {
   return j.dump();
 }
 
-// The position text ("9 komi 7.5 E5 B:C3 pass") as an SGF record: each move with its colour.
+// The position text ("9 komi 7.5 E5 B:C3 pass") as an SGF record.
 Result<std::string> to_record(std::string_view text) {
-  auto end = parse_position_text(text);  // checks every move
-  if (!end) return tl::unexpected(end.error());
-  GameRecord r;
-  r.size = end->size();
-  r.komi = end->komi();
-  Color next = kBlack;
-  const auto words = split_blanks(text);
-  std::size_t i = 0;
-  if (i < words.size() && !words[i].empty() && words[i][0] >= '0' && words[i][0] <= '9') ++i;
-  if (i < words.size() && words[i] == "komi") i += 2;
-  for (; i < words.size(); ++i) {
-    std::string_view w = words[i];
-    Color c = next;
-    if (w.size() > 2 && w[1] == ':') {
-      c = (w[0] | 0x20) == 'w' ? kWhite : kBlack;
-      w = w.substr(2);
-    }
-    auto m = parse_vertex(w, r.size);
-    if (!m) return tl::unexpected(m.error());
-    r.moves.emplace_back(c, *m);
-    next = c == kBlack ? kWhite : kBlack;
-  }
-  r.event = "kibitz serve";
-  return write_sgf(r);
+  auto r = parse_record_text(text);
+  if (!r) return tl::unexpected(r.error());
+  r->event = "kibitz serve";
+  return write_sgf(*r);
 }
 
 // An SGF's main line as a position text: setup stones become moves of their colour.
