@@ -15,6 +15,8 @@ const ui = {
   flipped: false,
   polling: false,
   side: 0,           // the side the engine's last search was for
+  viewAt: 0,         // when the view came (performance.now()), for the clocks' ticking
+  flagAsked: false,  // a view was asked for when the running clock reached zero
 };
 
 // The parameters each page offers (the rest of a game's parameters take their defaults).
@@ -25,18 +27,6 @@ const PARAM_CHOICES = {
   hearts: {pass: ["left", "right", "across", "none"], seed: null},
 };
 let hidden = false;  // the game hides information (Hearts): the page plays one seat
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? {"Content-Type": "application/json"} : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  const data = text ? JSON.parse(text) : {};
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-  return data;
-}
 
 function showError(e) {
   $("error").textContent = e ? (e.message || String(e)) : "";
@@ -116,6 +106,8 @@ function heartsStatus(v) {
 function statusText(v) {
   if (game === "hearts") return heartsStatus(v);
   const sides = board.sides;
+  if (v.clock && v.clock.flagged >= 0)
+    return `${sides[1 - v.clock.flagged]} wins: ${sides[v.clock.flagged]}'s time ran out`;
   if (v.terminal) {
     const r = v.returns || [];
     let text = r[0] > r[1] ? `${sides[0]} wins` : r[1] > r[0] ? `${sides[1]} wins` : "Draw";
@@ -146,9 +138,40 @@ function statusText(v) {
   return text;
 }
 
+// The clocks: each side's time as the view gave it, the running one ticking down here
+// between views (the server keeps the time; a view when it reaches zero says whether the flag
+// fell).
+function formatClock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(sec).padStart(2, "0")}`;
+}
+
+function tickClocks() {
+  const v = ui.view, box = $("clocks");
+  box.hidden = !v || !v.clock;
+  if (box.hidden) return;
+  const c = v.clock;
+  for (const side of [0, 1]) {
+    let left = c.left_ms[side];
+    if (c.running === side) left -= performance.now() - ui.viewAt;
+    const span = $(`clock-${side}`);
+    span.textContent = `${board.sides[side]} ${formatClock(left)}`;
+    span.className = "clock" + (c.running === side ? " running" : "") +
+                     (c.flagged === side || left <= 0 ? " flagged" : "");
+    span.dataset.ms = String(Math.max(0, Math.round(left)));
+    if (c.running === side && left <= 0 && !ui.flagAsked) {
+      ui.flagAsked = true;
+      api("GET", `/api/sessions/${v.id}`).then(setView).catch(showError);
+    }
+  }
+}
+setInterval(tickClocks, 100);
+
 function render() {
   const v = ui.view;
   if (!v) return;
+  tickClocks();
   board.draw($("board"), v, {
     flipped: ui.flipped,
     selected: ui.selected,
@@ -197,6 +220,8 @@ function choosePromotion(moves) {
 
 function setView(v) {
   ui.view = v;
+  ui.viewAt = performance.now();
+  ui.flagAsked = false;
   render();
 }
 
@@ -221,9 +246,11 @@ function engineTurn() {
 async function think(playIt) {
   showError(null);
   ui.side = ui.view.to_move;
+  // On the clock, the engine's move spends its own time (the server's time manager).
+  const movetime = ui.view.clock && playIt ? 0 : Number($("movetime").value);
   try {
     setView(await api("POST", `/api/sessions/${ui.view.id}/think`,
-                      {movetime_ms: Number($("movetime").value), play: playIt}));
+                      {movetime_ms: movetime, play: playIt}));
     poll();
   } catch (e) {
     showError(e);
@@ -264,6 +291,10 @@ async function newGame(position) {
   showError(null);
   const body = {game};
   if (hidden) body.seat = Number($("you").value);
+  if (!hidden && $("clock").value) {
+    const [base, inc] = $("clock").value.split("+").map(Number);
+    body.clock = {base_ms: base, increment_ms: inc};
+  }
   if (position !== undefined && isRecord(position)) {
     body.record = position;
   } else if (position !== undefined) {
@@ -307,6 +338,7 @@ async function start() {
     you.value = "2";
     $("movetime").value = "200";
   }
+  $("clock-box").hidden = hidden;
   const choices = PARAM_CHOICES[game] || {};
   for (const p of entry.params) {
     if (!(p.name in choices)) continue;

@@ -11,15 +11,6 @@ const DEFAULTS = {
 const running = new Map();  // game number -> its line
 let source = null;
 
-async function api(method, path, body) {
-  const res = await fetch(path, {method, headers: body ? {"Content-Type": "application/json"} : {},
-                                 body: body ? JSON.stringify(body) : undefined});
-  const text = await res.text();
-  const data = text ? JSON.parse(text) : {};
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-  return data;
-}
-
 function fmt(x, digits) {
   return x === null || x === undefined ? "∞" : x.toFixed(digits);
 }

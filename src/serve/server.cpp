@@ -84,7 +84,8 @@ json games_json(const Registry& registry) {
                    {"summary", g.summary},
                    {"players", g.num_players},
                    {"params", params},
-                   {"board", static_cast<bool>(g.web_view)},
+                   // Diplomacy's page plays over its own API (serve/diplomacy_table.hpp).
+                   {"board", static_cast<bool>(g.web_view) || g.name == "diplomacy"},
                    {"hidden", g.hidden_information},
                    {"record", g.to_record ? g.records : ""},
                    {"engine", static_cast<bool>(g.engine)}});
@@ -103,6 +104,7 @@ Server::Server(const Registry& registry, ServeOptions options)
       options_(std::move(options)),
       store_(registry, options_.store),
       matches_(registry),
+      diplomacy_(options_.store),
       impl_(std::make_unique<Impl>()) {
   auto& http = impl_->http;
   const int threads = std::max(2, options_.threads);
@@ -133,8 +135,12 @@ Server::Server(const Registry& registry, ServeOptions options)
         send_json(res, 500, json{{"error", why}}.dump());
       });
 
-  // The pages and their assets.
-  for (const Asset& a : assets()) {
+  // The pages and their assets. Diplomacy's page first: /play/diplomacy would match play.html's
+  // pattern too.
+  std::vector<Asset> pages(assets().begin(), assets().end());
+  std::stable_partition(pages.begin(), pages.end(),
+                        [](const Asset& a) { return a.path == "/diplomacy.html"; });
+  for (const Asset& a : pages) {
     const std::string path(a.path);
     const auto serve_asset = [a](const httplib::Request&, httplib::Response& res) {
       res.set_content(a.body.data(), a.body.size(), std::string(a.type).c_str());
@@ -144,6 +150,7 @@ Server::Server(const Registry& registry, ServeOptions options)
     if (path == "/index.html") http.Get("/", serve_asset);
     if (path == "/play.html") http.Get(R"(/play/([a-z]+))", serve_asset);
     if (path == "/match.html") http.Get("/match", serve_asset);
+    if (path == "/diplomacy.html") http.Get("/play/diplomacy", serve_asset);
   }
 
   http.Get("/api/games", [this](const httplib::Request&, httplib::Response& res) {
@@ -168,6 +175,15 @@ Server::Server(const Registry& registry, ServeOptions options)
         return send_error(res, {400, "'params' is not an object"});
       for (const auto& [k, v] : (*body)["params"].items()) params.emplace_back(k, param_text(v));
     }
+    ClockSetting clock;
+    if (body->contains("clock") && !(*body)["clock"].is_null()) {
+      const json& c = (*body)["clock"];
+      auto base = c.is_object() ? field<std::int64_t>(c, "base_ms", 0) : Reply<std::int64_t>(0);
+      auto inc = c.is_object() ? field<std::int64_t>(c, "increment_ms", 0) : Reply<std::int64_t>(0);
+      if (!c.is_object() || !base || !inc || *base <= 0)
+        return send_error(res, {400, "'clock' is {\"base_ms\": N, \"increment_ms\": N}"});
+      clock = {*base, *inc};
+    }
     std::string text = *position;
     if (!record->empty()) {
       // A record (PGN, SGF) read as the game's position text.
@@ -180,7 +196,7 @@ Server::Server(const Registry& registry, ServeOptions options)
       if (!read) return send_error(res, {400, read.error().message});
       text = *read;
     }
-    auto session = store_.create(*game, params, text, *seat);
+    auto session = store_.create(*game, params, text, *seat, clock);
     if (!session) return send_error(res, session.error());
     send_json(res, 201, (*session)->view());
   });
@@ -354,6 +370,74 @@ Server::Server(const Registry& registry, ServeOptions options)
           return true;
         },
         [this](bool) { streams_.fetch_sub(1); });
+  });
+
+  // --- Diplomacy: one power against six bots -------------------------------------------
+  http.Post("/api/diplomacy", [this](const httplib::Request& req, httplib::Response& res) {
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    DiplomacyRequest d;
+    auto power = field<std::string>(*body, "power", "");
+    auto bots = field<std::string>(*body, "bots", d.bots);
+    auto movetime = field<std::int64_t>(*body, "movetime_ms", d.movetime_ms);
+    auto seed = field<std::uint64_t>(*body, "seed", 0);
+    auto max_year = field<int>(*body, "max_year", d.max_year);
+    for (const RequestError* e :
+         {power ? nullptr : &power.error(), bots ? nullptr : &bots.error(),
+          movetime ? nullptr : &movetime.error(), seed ? nullptr : &seed.error(),
+          max_year ? nullptr : &max_year.error()})
+      if (e) return send_error(res, *e);
+    if (power->empty()) return send_error(res, {400, "'power' is missing"});
+    d.power = *power;
+    d.bots = *bots;
+    d.movetime_ms = *movetime;
+    d.seed = *seed;
+    d.max_year = *max_year;
+    auto table = diplomacy_.create(d);
+    if (!table) return send_error(res, table.error());
+    send_json(res, 201, (*table)->view());
+  });
+  const std::string dip_id = R"(/api/diplomacy/([0-9a-f]{32}))";
+  // ?after=VERSION: waits up to a second for a newer view (long polling).
+  http.Get(dip_id, [this](const httplib::Request& req, httplib::Response& res) {
+    auto t = diplomacy_.find(req.matches[1]);
+    if (!t) return send_error(res, t.error());
+    const auto after = after_param(req);
+    if (!after) return send_error(res, after.error());
+    send_json(res, 200, (*t)->view(*after, kLongPoll));
+  });
+  http.Delete(dip_id, [this](const httplib::Request& req, httplib::Response& res) {
+    if (!diplomacy_.remove(req.matches[1]))
+      return send_error(res, {404, "no such game (it ended, or the server made room)"});
+    res.status = 204;
+  });
+  http.Post(dip_id + "/orders", [this](const httplib::Request& req, httplib::Response& res) {
+    auto t = diplomacy_.find(req.matches[1]);
+    if (!t) return send_error(res, t.error());
+    auto body = body_object(req);
+    if (!body) return send_error(res, body.error());
+    std::vector<std::string> orders;
+    const json& list = (*body)["orders"];
+    if (!list.is_array()) return send_error(res, {400, "'orders' is not a list of orders"});
+    for (const auto& o : list) {
+      if (!o.is_string()) return send_error(res, {400, "'orders' is not a list of orders"});
+      orders.push_back(o.get<std::string>());
+    }
+    auto view = (*t)->submit(orders);
+    if (!view) return send_error(res, view.error());
+    send_json(res, 202, *view);
+  });
+  http.Post(dip_id + "/suggest", [this](const httplib::Request& req, httplib::Response& res) {
+    auto t = diplomacy_.find(req.matches[1]);
+    if (!t) return send_error(res, t.error());
+    auto view = (*t)->suggest();
+    if (!view) return send_error(res, view.error());
+    send_json(res, 202, *view);
+  });
+  http.Get(dip_id + "/record", [this](const httplib::Request& req, httplib::Response& res) {
+    auto t = diplomacy_.find(req.matches[1]);
+    if (!t) return send_error(res, t.error());
+    send_json(res, 200, (*t)->record());
   });
 
   // Long polling: the events after ?after=N, waiting up to a second for one.

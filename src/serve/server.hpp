@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "games/registry.hpp"
+#include "serve/diplomacy_table.hpp"
 #include "serve/matches.hpp"
 #include "serve/sessions.hpp"
 
@@ -38,6 +39,7 @@ class Server {
   void stop();
   SessionStore& store() { return store_; }
   MatchStore& matches() { return matches_; }
+  DiplomacyStore& diplomacy() { return diplomacy_; }
 
  private:
   struct Impl;
@@ -45,6 +47,7 @@ class Server {
   ServeOptions options_;
   SessionStore store_;
   MatchStore matches_;
+  DiplomacyStore diplomacy_;
   std::unique_ptr<Impl> impl_;
   std::atomic<int> streams_{0};
 };

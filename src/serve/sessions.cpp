@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -50,8 +51,35 @@ json report_json(const engine::EngineReport& r) {
 }  // namespace
 
 Session::Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state, int viewer,
-                 SessionStore& store)
-    : id_(std::move(id)), game_(game), viewer_(viewer), store_(store), state_(std::move(state)) {}
+                 SessionStore& store, ClockSetting clock)
+    : id_(std::move(id)),
+      game_(game),
+      viewer_(viewer),
+      store_(store),
+      state_(std::move(state)),
+      clock_(clock),
+      left_ms_{clock.base_ms, clock.base_ms},
+      turn_began_(std::chrono::steady_clock::now()) {}
+
+std::int64_t Session::running_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               turn_began_)
+      .count();
+}
+
+int Session::flag() const {
+  if (!clocked() || state_->is_terminal()) return -1;
+  const int mover = state_->current_player();
+  if (mover < 0 || mover > 1) return -1;
+  return left_ms_[mover] - running_ms() <= 0 ? mover : -1;
+}
+
+void Session::charge_locked(int mover) {
+  if (clocked() && mover >= 0 && mover <= 1)
+    left_ms_[mover] =
+        std::max<std::int64_t>(0, left_ms_[mover] - running_ms()) + clock_.increment_ms;
+  turn_began_ = std::chrono::steady_clock::now();
+}
 
 Session::~Session() {
   // The engine's thread calls back into this session: it ends before anything else goes.
@@ -78,11 +106,35 @@ std::string Session::view_locked() const {
   j["text"] = hidden ? state_->information_state_string(viewer_) : full;
   j["position"] = hidden ? j["text"].get<std::string>() : state_->to_string();
   j["to_move"] = state_->current_player();
-  j["terminal"] = state_->is_terminal();
-  j["returns"] = state_->is_terminal() ? json(state_->returns()) : json(nullptr);
+  const int flagged = flag();
+  j["terminal"] = state_->is_terminal() || flagged >= 0;
+  if (flagged >= 0) {
+    // Lost on time: the flag falls whatever the position.
+    std::vector<double> r(2, 1.0);
+    r[static_cast<std::size_t>(flagged)] = -1.0;
+    j["returns"] = r;
+  } else {
+    j["returns"] = state_->is_terminal() ? json(state_->returns()) : json(nullptr);
+  }
+  if (clocked()) {
+    const bool runs = !state_->is_terminal() && flagged < 0;
+    std::array<std::int64_t, 2> left = left_ms_;
+    if (runs) {
+      auto& mine = left[static_cast<std::size_t>(state_->current_player())];
+      mine = std::max<std::int64_t>(0, mine - running_ms());
+    }
+    if (flagged >= 0) left[static_cast<std::size_t>(flagged)] = 0;
+    j["clock"] = {{"base_ms", clock_.base_ms},
+                  {"increment_ms", clock_.increment_ms},
+                  {"left_ms", left},
+                  {"running", runs ? state_->current_player() : -1},
+                  {"flagged", flagged}};
+  } else {
+    j["clock"] = nullptr;
+  }
   const bool may_see_moves =
       !state_->is_terminal() && (!hidden || state_->current_player() == viewer_);
-  j["legal"] = may_see_moves ? state_->legal_moves() : std::vector<std::string>{};
+  j["legal"] = may_see_moves && flagged < 0 ? state_->legal_moves() : std::vector<std::string>{};
   std::vector<std::string> moves;
   if (!hidden)
     for (const int a : state_->history()) {
@@ -118,8 +170,13 @@ Reply<std::string> Session::move(const std::string& text) {
   // Another seat's move would show, by what the rules refuse, what that seat holds.
   if (hides() && !state_->is_terminal() && state_->current_player() != viewer_)
     return tl::unexpected(RequestError{409, "not your turn: the engine plays that seat"});
+  if (const int f = flag(); f >= 0)
+    return tl::unexpected(
+        RequestError{409, fmt::format("the game is over: player {}'s time ran out", f)});
   std::string before = state_->serialize();
+  const int mover = state_->current_player();
   if (auto ok = state_->apply(text); !ok) return tl::unexpected(bad(ok.error().message));
+  charge_locked(mover);
   undo_.push_back(std::move(before));
   ++generation_;
   push_event_locked(json{{"type", "move"}, {"move", text}, {"by", "page"}}.dump());
@@ -132,9 +189,16 @@ Reply<std::string> Session::undo(int plies) {
   if (plies < 1 || static_cast<std::size_t>(plies) > undo_.size())
     return tl::unexpected(
         bad(fmt::format("undo: {} moves made here, not {}", undo_.size(), plies)));
+  if (const int f = flag(); f >= 0)
+    return tl::unexpected(
+        RequestError{409, fmt::format("the game is over: player {}'s time ran out", f)});
   const std::string text = undo_[undo_.size() - static_cast<std::size_t>(plies)];
   auto s = game_.new_state(text);
   if (!s) return tl::unexpected(RequestError{500, s.error().message});
+  // The side to move pays for the time it took to ask; the clocks then run from here.
+  if (const int mover = state_->current_player(); clocked() && mover >= 0 && mover <= 1)
+    left_ms_[mover] = std::max<std::int64_t>(1, left_ms_[mover] - running_ms());
+  turn_began_ = std::chrono::steady_clock::now();
   state_ = std::move(*s);
   undo_.resize(undo_.size() - static_cast<std::size_t>(plies));
   ++generation_;
@@ -146,7 +210,7 @@ Reply<std::string> Session::think(const ThinkRequest& request) {
   std::unique_lock lock(mu_);
   if (!game_.engine) return tl::unexpected(bad(game_.name + " has no engine"));
   if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking already"});
-  if (state_->is_terminal()) return tl::unexpected(bad("the game is over"));
+  if (state_->is_terminal() || flag() >= 0) return tl::unexpected(bad("the game is over"));
   const auto cap = store_.limits().max_movetime_ms;
   if (request.movetime_ms < 0 || request.movetime_ms > cap)
     return tl::unexpected(bad(fmt::format("movetime_ms: 0 to {}", cap)));
@@ -155,12 +219,21 @@ Reply<std::string> Session::think(const ThinkRequest& request) {
   pending_.movetime_ms = request.movetime_ms;
   pending_.nodes = request.nodes;
   pending_.depth = request.depth;
-  // A node or depth limit alone still ends within the server's time cap.
-  if (!pending_.movetime_ms)
+  const int mover = state_->current_player();
+  if (clocked() && request.play && !request.movetime_ms && !request.nodes && !request.depth) {
+    // On the clock: the engine's own time manager spends the mover's time (the time in line
+    // for a free engine is the mover's too), within the server's cap.
+    pending_.clock_ms =
+        std::max<std::int64_t>(1, left_ms_[static_cast<std::size_t>(mover)] - running_ms());
+    pending_.increment_ms = clock_.increment_ms;
+    pending_.move_cap_ms = cap;
+  } else if (!pending_.movetime_ms) {
+    // A node or depth limit alone still ends within the server's time cap.
     pending_.movetime_ms = (pending_.nodes || pending_.depth) ? cap : kDefaultMovetimeMs;
+  }
   pending_.interval_ms = kReportEveryMs;
   pending_play_ = request.play;
-  pending_mover_ = state_->current_player();
+  pending_mover_ = mover;
   asked_ = std::chrono::steady_clock::now();
   thinking_ = true;
   queued_ = true;
@@ -230,7 +303,11 @@ void Session::on_report(const engine::EngineReport& r, bool done, std::uint64_t 
       // Played only on the position it was asked about, and only a move the rules take.
       if (play && generation == generation_ && !r.move.empty() && !state_->is_terminal()) {
         std::string before = state_->serialize();
-        if (auto ok = state_->apply(r.move); ok) {
+        const int mover = state_->current_player();
+        if (flag() >= 0) {
+          event["error"] = "its time ran out";
+        } else if (auto ok = state_->apply(r.move); ok) {
+          charge_locked(mover);
           undo_.push_back(std::move(before));
           ++generation_;
           event["played"] = true;
@@ -299,13 +376,21 @@ SessionStore::~SessionStore() {
 
 Reply<std::shared_ptr<Session>> SessionStore::create(
     const std::string& game, const std::vector<std::pair<std::string, std::string>>& params,
-    const std::string& position, int seat) {
+    const std::string& position, int seat, ClockSetting clock) {
   const GameEntry* entry = registry_.find(game);
   if (!entry)
     return tl::unexpected(
         RequestError{404, fmt::format("unknown game '{}' ({})", game, registry_.names())});
   if (!entry->new_state)
     return tl::unexpected(bad(fmt::format("{} has no board page yet", entry->title)));
+  if (clock.base_ms != 0 || clock.increment_ms != 0) {
+    if (entry->num_players != 2 || entry->hidden_information)
+      return tl::unexpected(bad(fmt::format("{} is not played on a clock here", entry->title)));
+    if (clock.base_ms < 100 || clock.base_ms > 3 * 3600 * 1000)
+      return tl::unexpected(bad("clock base_ms: 100 to 10800000"));
+    if (clock.increment_ms < 0 || clock.increment_ms > 600 * 1000)
+      return tl::unexpected(bad("clock increment_ms: 0 to 600000"));
+  }
   int viewer = -1;
   if (entry->hidden_information) {
     viewer = seat < 0 ? 0 : seat;
@@ -354,7 +439,7 @@ Reply<std::shared_ptr<Session>> SessionStore::create(
     sessions_.erase(oldest);
   }
   const std::string id = fmt::format("{:016x}{:016x}", next_random(), next_random());
-  auto session = std::make_shared<Session>(id, *entry, std::move(*state), viewer, *this);
+  auto session = std::make_shared<Session>(id, *entry, std::move(*state), viewer, *this, clock);
   sessions_[id] = {session, ++clock_};
   return session;
 }

@@ -3,6 +3,7 @@
 // AnyState, the moves made here, and the game's engine, made when first asked to think),
 // kept by a SessionStore that bounds how many exist and how many engines think at once.
 // Everything a page reads is a view (JSON text) made under the session's lock.
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -38,13 +39,19 @@ struct ThinkRequest {
   bool play = true;
 };
 
+// A game's clocks: base_ms each (0: none), increment_ms after each move.
+struct ClockSetting {
+  std::int64_t base_ms = 0;
+  std::int64_t increment_ms = 0;
+};
+
 class SessionStore;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
   // viewer: the seat the page plays where the game hides information (-1: it sees all).
   Session(std::string id, const GameEntry& game, std::unique_ptr<AnyState> state, int viewer,
-          SessionStore& store);
+          SessionStore& store, ClockSetting clock = {});
   ~Session();  // stops the engine first: its callbacks touch this session
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -79,6 +86,15 @@ class Session : public std::enable_shared_from_this<Session> {
   // The state hides what the viewer may not see (GameEntry::hidden_information).
   bool hides() const { return game_.hidden_information && viewer_ >= 0; }
 
+  // The clocks. The side to move's runs from turn_began_; a move charges it the time since
+  // and adds the increment. A side whose time runs out loses (flag()), whatever the position.
+  bool clocked() const { return clock_.base_ms > 0; }
+  std::int64_t running_ms() const;  // the time since turn_began_
+  // The side whose time has run out, or -1 (none, no clocks, or the game over by the rules).
+  int flag() const;
+  // The time to_move used: charged, with the increment, when its move is made.
+  void charge_locked(int mover);
+
   const std::string id_;
   const GameEntry& game_;
   const int viewer_;
@@ -96,6 +112,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::chrono::steady_clock::time_point asked_;               // when the think was asked for
   std::deque<std::pair<std::uint64_t, std::string>> events_;  // (sequence, JSON)
   std::uint64_t next_event_ = 1;
+  ClockSetting clock_;
+  std::array<std::int64_t, 2> left_ms_{};  // as of turn_began_
+  std::chrono::steady_clock::time_point turn_began_;
   std::unique_ptr<engine::AnyEngine> engine_;  // last: made on the first think
 };
 
@@ -113,9 +132,10 @@ class SessionStore {
   // text (as load_game in Python), or a whole position text. A "seed" parameter not given
   // (Hearts' deal) is drawn at random. `seat`: the page's seat where the game hides
   // information (-1: the first).
+  // `clock`: the clocks of a two-player game without hidden information.
   Reply<std::shared_ptr<Session>> create(
       const std::string& game, const std::vector<std::pair<std::string, std::string>>& params,
-      const std::string& position, int seat = -1);
+      const std::string& position, int seat = -1, ClockSetting clock = {});
   Reply<std::shared_ptr<Session>> find(const std::string& id);
   bool remove(const std::string& id);
   std::size_t size() const;

@@ -148,8 +148,9 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
           "renju: j8 not drawn forbidden")
     browser.save_screenshot(os.path.join(shots, "serve-renju.png"))
 
-    # Chess: white against the engine: e2-e4 by two clicks; the legal targets are marked.
-    open_page("chess", movetime="200")
+    # Chess: white against the engine on a one-minute clock: e2-e4 by two clicks; the legal
+    # targets are marked; both clocks run down.
+    open_page("chess", movetime="200", clock="60000+0")
     click("e2")
     check(len(browser.find_elements(By.CSS_SELECTOR, "#board circle.target")) == 2,
           "chess: e2's two targets not marked")
@@ -161,6 +162,12 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
               "chess: e2 not empty")
         black = browser.find_elements(By.CSS_SELECTOR, "#board text.piece.black")
         check(len(black) == 16, f"chess: {len(black)} black pieces")
+        clocks = [int(browser.find_element(By.ID, f"clock-{i}").get_attribute("data-ms") or -1)
+                  for i in (0, 1)]
+        check(browser.find_element(By.ID, "clocks").is_displayed(), "chess: the clocks not shown")
+        check(30000 < clocks[0] < 60000 and 30000 < clocks[1] < 60000,
+              f"chess: the clocks did not run ({clocks})")
+        check("1:00" not in browser.find_element(By.ID, "clock-1").text, "chess: Black's clock")
     click("g1")
     click("f3")
     wait_for(lambda: settled(4), "chess: the engine's second reply")
@@ -266,6 +273,11 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
         check("Match over" in browser.find_element(By.ID, "sprt").text, "match: no end line")
     browser.save_screenshot(os.path.join(shots, "serve-match.png"))
 
+    # Diplomacy: France against six heuristic bots. Orders by clicking the map (a unit, then
+    # where it goes; in support mode the unit, the unit it supports, then where that goes),
+    # then the bots order and the page draws what happened.
+    play_diplomacy(browser, url, shots, By, Select, wait_for, check)
+
     # A bad position text is refused with its one line, and the page goes on.
     open_page("chess", you="both")
     area = browser.find_element(By.ID, "position")
@@ -275,6 +287,79 @@ def run_pages(browser, url, shots, By, Select, WebDriverWait):
     wait_for(lambda: browser.find_element(By.ID, "error").text, "chess: the load error")
     check(body("moves") == "0", "chess: the page lost its game after a bad load")
     return failures
+
+
+def play_diplomacy(browser, url, shots, By, Select, wait_for, check):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    def svg_attr(name):
+        return browser.find_element(By.ID, "map").get_attribute(name)
+
+    def click_province(abbr):
+        # A real click at the province's unit point, wherever the map is on the screen.
+        x, y = browser.execute_script(
+            "const svg = document.getElementById('map');"
+            "const [ux, uy] = DIPLOMACY_MAP.provinces[arguments[0]].unit;"
+            "const p = new DOMPoint(ux, uy).matrixTransform(svg.getScreenCTM());"
+            "return [p.x, p.y];", abbr)
+        actions = ActionChains(browser)
+        actions.w3c_actions.pointer_action.move_to_location(int(x), int(y)).click()
+        actions.perform()
+
+    def mode(value):
+        browser.find_element(By.CSS_SELECTOR, f'input[name=mode][value="{value}"]').click()
+
+    def row(prov):
+        return Select(browser.find_element(By.CSS_SELECTOR, f'#orders select[data-province="{prov}"]'))
+
+    browser.get(url + "/play/diplomacy")
+    wait_for(lambda: svg_attr("data-phase") == "S1901M", "diplomacy: the page's first game")
+    Select(browser.find_element(By.ID, "power")).select_by_visible_text("France")
+    Select(browser.find_element(By.ID, "bots")).select_by_value("heuristic")
+    browser.find_element(By.ID, "new").click()
+    wait_for(lambda: "France" in browser.find_element(By.ID, "status").text
+             and len(browser.find_elements(By.CSS_SELECTOR, "#orders select")) == 3,
+             "diplomacy: France's three units to order")
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#map .unit")) == 22,
+          "diplomacy: not 22 units drawn")
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#map circle.centre")) == 34,
+          "diplomacy: not 34 supply centres drawn")
+    click_province("par")
+    click_province("bur")
+    mode("support")
+    click_province("mar")
+    click_province("par")
+    click_province("bur")
+    mode("move")
+    click_province("bre")
+    click_province("mao")
+    check(row("par").first_selected_option.text == "A PAR - BUR", "diplomacy: Paris's click order")
+    check(row("mar").first_selected_option.text == "A MAR S A PAR - BUR",
+          "diplomacy: Marseilles's support order")
+    check(row("bre").first_selected_option.text == "F BRE - MAO", "diplomacy: Brest's order")
+    check(len(browser.find_elements(By.CSS_SELECTOR, "#map .mine line")) == 3,
+          "diplomacy: the three orders are not drawn")
+    browser.find_element(By.ID, "submit").click()
+    if wait_for(lambda: svg_attr("data-phase") == "F1901M", "diplomacy: the fall of 1901"):
+        # By the rules both moves succeed whatever the bots order (docs/serve.md).
+        check(browser.find_elements(By.CSS_SELECTOR, '#map .unit[data-loc="bur"][data-power="France"]'),
+              "diplomacy: no French army drawn in Burgundy")
+        check(browser.find_elements(By.CSS_SELECTOR, '#map .unit[data-loc="mao"][data-power="France"]'),
+              "diplomacy: no French fleet drawn in the Mid-Atlantic")
+        check(len(browser.find_elements(By.CSS_SELECTOR, "#map .results line.order")) >= 8,
+              "diplomacy: the spring's moves are not drawn")
+        text = browser.find_element(By.ID, "results").text
+        check("Spring 1901" in text and "A PAR - BUR" in text, "diplomacy: the spring's orders not listed")
+    browser.save_screenshot(os.path.join(shots, "serve-diplomacy.png"))
+    # The suggestion, used as the fall's orders.
+    browser.find_element(By.ID, "suggest").click()
+    if wait_for(lambda: browser.find_elements(By.ID, "use-suggestion"), "diplomacy: the suggestion"):
+        check("RM+ iterations" in browser.find_element(By.ID, "suggestion").text,
+              "diplomacy: the suggestion does not say how it was found")
+        browser.find_element(By.ID, "use-suggestion").click()
+        browser.find_element(By.ID, "submit").click()
+        wait_for(lambda: svg_attr("data-phase") in ("F1901R", "W1901A", "S1902M"),
+                 "diplomacy: the end of 1901")
 
 
 if __name__ == "__main__":

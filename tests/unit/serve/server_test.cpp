@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -33,7 +35,7 @@ class ServeTest : public ::testing::Test {
     client_->set_read_timeout(10);
   }
   void TearDown() override {
-    server_->stop();
+    if (server_) server_->stop();
     if (thread_.joinable()) thread_.join();
   }
 
@@ -90,8 +92,7 @@ TEST_F(ServeTest, ServesThePagesAndTheGames) {
   auto [status, games] = get("/api/games");
   ASSERT_EQ(status, 200);
   ASSERT_EQ(games.size(), builtin_registry().games().size());
-  for (const auto& g : games)
-    EXPECT_EQ(g["board"].get<bool>(), g["name"] != "diplomacy") << g.dump();
+  for (const auto& g : games) EXPECT_TRUE(g["board"].get<bool>()) << g.dump();  // a page each
 }
 
 TEST_F(ServeTest, ChessFoolsMate) {
@@ -363,6 +364,62 @@ TEST_F(ServeTest, BadRequestsGetOneLineAndTheServerGoesOn) {
   EXPECT_EQ(same["text"], v["text"]);
 }
 
+TEST_F(ServeTest, AFlagFallsAndLoses) {
+  json v = new_game({{"game", "chess"}, {"clock", {{"base_ms", 300}, {"increment_ms", 0}}}});
+  ASSERT_TRUE(v["clock"].is_object()) << v.dump();
+  EXPECT_EQ(v["clock"]["running"], 0);
+  v = move(v, "e2e4");  // at once: White has time left
+  EXPECT_EQ(v["clock"]["running"], 1);
+  EXPECT_GT(v["clock"]["left_ms"][0].get<int>(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  // Black's 300 ms ran out: the game is lost on time, and moves are refused.
+  auto [status, over] = get("/api/sessions/" + v["id"].get<std::string>());
+  ASSERT_EQ(status, 200);
+  EXPECT_EQ(over["terminal"], true);
+  EXPECT_EQ(over["clock"]["flagged"], 1);
+  EXPECT_EQ(over["clock"]["left_ms"][1], 0);
+  EXPECT_EQ(over["returns"], json::array({1.0, -1.0}));
+  EXPECT_TRUE(over["legal"].empty());
+  auto [late, why] =
+      post("/api/sessions/" + v["id"].get<std::string>() + "/move", json{{"move", "e7e5"}}.dump());
+  EXPECT_EQ(late, 409);
+  expect_one_line_error(why);
+  // Clocks only where they mean something, and only sensible ones.
+  for (const char* body : {R"({"game": "hearts", "clock": {"base_ms": 60000}})",
+                           R"({"game": "chess", "clock": {"base_ms": 10}})",
+                           R"({"game": "chess", "clock": {"base_ms": 60000, "increment_ms": -1}})",
+                           R"({"game": "chess", "clock": 60000})"}) {
+    auto [bad, reply] = post("/api/sessions", body);
+    EXPECT_EQ(bad, 400) << body;
+    expect_one_line_error(reply);
+  }
+}
+
+TEST_F(ServeTest, TheEngineMovesOnItsClock) {
+  // 20 s and 1 s a move: the engine's time manager spends a small part of it, and its clock is
+  // charged what it used, plus the increment.
+  json v = new_game({{"game", "chess"}, {"clock", {{"base_ms", 20000}, {"increment_ms", 1000}}}});
+  v = move(v, "e2e4");
+  EXPECT_GT(v["clock"]["left_ms"][0].get<int>(), 20000);  // the increment
+  auto [status, thinking] = post("/api/sessions/" + v["id"].get<std::string>() + "/think", "{}");
+  ASSERT_EQ(status, 202) << thinking.dump();
+  json view = thinking;
+  std::uint64_t after = 0;
+  for (int i = 0; i < 30 && view["thinking"] == true; ++i) {
+    auto [s, events] = get("/api/sessions/" + v["id"].get<std::string>() +
+                           "/events?after=" + std::to_string(after));
+    ASSERT_EQ(s, 200);
+    for (const auto& e : events["events"]) after = std::max(after, e["seq"].get<std::uint64_t>());
+    view = events["view"];
+  }
+  ASSERT_EQ(view["moves"].size(), 2u) << view.dump();
+  const int black = view["clock"]["left_ms"][1];
+  EXPECT_LT(black, 21000);
+  EXPECT_GT(black, 20000 + 1000 - 20000 / 5);  // no more than a fifth of the clock on move one
+  EXPECT_EQ(view["clock"]["running"], 0);
+  EXPECT_EQ(view["terminal"], false);
+}
+
 TEST_F(ServeTest, OldGamesMakeRoom) {
   // max_sessions is 4: the fifth game sends the least recently used one away.
   std::vector<std::string> ids;
@@ -374,6 +431,197 @@ TEST_F(ServeTest, OldGamesMakeRoom) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 204);
   EXPECT_EQ(server_->store().size(), 3u);
+}
+
+// --- Diplomacy: one power against six bots ------------------------------------------------
+
+class DiplomacyServeTest : public ServeTest {
+ protected:
+  json table(const json& body) {
+    auto [status, view] = post("/api/diplomacy", body.dump());
+    EXPECT_EQ(status, 201) << view.dump();
+    return view;
+  }
+  json wait(json view) {
+    for (int i = 0; i < 200 && !view["busy"].get<std::string>().empty(); ++i) {
+      auto [status, next] = get("/api/diplomacy/" + view["id"].get<std::string>() +
+                                "?after=" + std::to_string(view["version"].get<int>()));
+      EXPECT_EQ(status, 200);
+      view = next;
+    }
+    EXPECT_EQ(view["busy"], "") << "the bots did not finish";
+    EXPECT_EQ(view["error"], "");
+    return view;
+  }
+  json orders(const json& view, const json& list) {
+    auto [status, next] = post("/api/diplomacy/" + view["id"].get<std::string>() + "/orders",
+                               json{{"orders", list}}.dump());
+    EXPECT_EQ(status, 202) << list.dump() << ": " << next.dump();
+    return wait(next);
+  }
+  static bool has_unit(const json& view, const std::string& power, const std::string& type,
+                       const std::string& loc) {
+    for (const auto& u : view["units"])
+      if (u["power"] == power && u["type"] == type && u["loc"] == loc) return true;
+    return false;
+  }
+  static const json* outcome(const json& view, const std::string& phase) {
+    for (const auto& p : view["last"])
+      if (p["phase"] == phase) return &p;
+    return nullptr;
+  }
+};
+
+TEST_F(DiplomacyServeTest, FranceTakesBurgundyAndPortugal) {
+  json v = table({{"power", "France"}, {"bots", "heuristic"}, {"seed", 3}});
+  EXPECT_EQ(v["phase"], "S1901M");
+  EXPECT_EQ(v["to_order"], true);
+  EXPECT_EQ(v["units"].size(), 22u);
+  EXPECT_EQ(v["centres"]["Russia"], 4);
+  // Each French unit's legal orders, hold first.
+  ASSERT_EQ(v["choices"].size(), 3u);
+  EXPECT_EQ(v["choices"]["par"][0], "A PAR H");
+  EXPECT_NE(
+      std::find(v["choices"]["mar"].begin(), v["choices"]["mar"].end(), "A MAR S A PAR - BUR"),
+      v["choices"]["mar"].end());
+  // Spring 1901: only Munich can contest Burgundy, and nothing can reach the Mid-Atlantic, so
+  // by the rules both French moves succeed whatever the bots order.
+  v = orders(v, {"A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"});
+  EXPECT_EQ(v["phase"], "F1901M");
+  EXPECT_TRUE(has_unit(v, "France", "A", "bur"));
+  EXPECT_TRUE(has_unit(v, "France", "F", "mao"));
+  const json* spring = outcome(v, "S1901M");
+  ASSERT_NE(spring, nullptr);
+  int french = 0;
+  for (const auto& o : (*spring)["orders"])
+    if (o["power"] == "France") {
+      ++french;
+      EXPECT_TRUE(o["ok"].get<bool>()) << o.dump();
+    }
+  EXPECT_EQ(french, 3);
+  EXPECT_EQ((*spring)["orders"].size(), 22u);  // every unit's order, the bots' too
+  // Fall 1901: Portugal borders only the Mid-Atlantic and an empty Spain: the fleet takes it,
+  // and the centre is France's when the fall ends.
+  v = orders(v, {"F MAO - POR", "A BUR H", "A MAR S A BUR"});
+  for (int guard = 0; guard < 4 && v["to_order"] == true && v["phase"] == "F1901R"; ++guard)
+    v = orders(v, json::array());  // a dislodged unit without orders disbands
+  EXPECT_EQ(v["owners"]["por"], "France");
+  EXPECT_TRUE(v["phase"] == "W1901A" || v["phase"] == "S1902M") << v["phase"];
+  if (v["phase"] == "W1901A") {
+    // The adjustment is the centres France owns minus its units, by the view itself.
+    int centres = 0, units = 0;
+    for (const auto& [prov, owner] : v["owners"].items()) centres += owner == "France";
+    for (const auto& u : v["units"]) units += u["power"] == "France";
+    EXPECT_EQ(v["adjust"]["count"], centres - units);
+    ASSERT_GT(v["adjust"]["orders_needed"].get<int>(), 0);
+    // Builds only in French home centres France owns and nobody stands in.
+    for (const auto& o : v["adjust"]["orders"]) {
+      const std::string t = o;
+      if (t == "WAIVE") continue;
+      std::string prov = t.substr(2, 3);
+      for (auto& c : prov) c = static_cast<char>(std::tolower(c));
+      EXPECT_TRUE(prov == "par" || prov == "mar" || prov == "bre") << t;
+      EXPECT_EQ(v["owners"][prov], "France") << t;
+      for (const auto& u : v["units"]) EXPECT_NE(u["loc"].get<std::string>().substr(0, 3), prov);
+    }
+    const int before = units;
+    v = orders(v, json::array({v["adjust"]["orders"][0]}));
+    EXPECT_EQ(v["phase"], "S1902M");
+    int after = 0;
+    for (const auto& u : v["units"]) after += u["power"] == "France";
+    EXPECT_EQ(after, before + (v["last"][0]["orders"][0]["order"] == "WAIVE" ? 0 : 1));
+  }
+  // The record: every phase played, in diplomacy play's JSON.
+  auto [status, rec] = get("/api/diplomacy/" + v["id"].get<std::string>() + "/record");
+  ASSERT_EQ(status, 200);
+  const json record = json::parse(rec["record"].get<std::string>());
+  EXPECT_EQ(record["phases"][0]["phase"], "S1901M");
+  EXPECT_EQ(record["phases"][0]["orders"]["France"][0], "A PAR - BUR");
+}
+
+TEST_F(DiplomacyServeTest, TheSuggestionIsLegalAndExplained) {
+  json v = table({{"power", "Turkey"}, {"bots", "random"}, {"movetime_ms", 100}, {"seed", 9}});
+  auto [status, busy] = post("/api/diplomacy/" + v["id"].get<std::string>() + "/suggest", "{}");
+  ASSERT_EQ(status, 202) << busy.dump();
+  v = wait(busy);
+  const json& s = v["suggestion"];
+  ASSERT_TRUE(s.is_object()) << v.dump();
+  ASSERT_EQ(s["orders"].size(), 3u);
+  for (const auto& o : s["orders"]) {
+    bool listed = false;
+    for (const auto& [prov, list] : v["choices"].items())
+      listed |= std::find(list.begin(), list.end(), o) != list.end();
+    EXPECT_TRUE(listed) << o;
+  }
+  ASSERT_FALSE(s["candidates"].empty());
+  double total = 0;
+  for (const auto& c : s["candidates"]) total += c["p"].get<double>();
+  EXPECT_LE(total, 1.0 + 1e-9);
+  EXPECT_GT(s["iterations"].get<int>(), 0);
+  // The suggestion is only advice: the phase has not moved.
+  EXPECT_EQ(v["phase"], "S1901M");
+  EXPECT_EQ(v["to_order"], true);
+}
+
+TEST_F(DiplomacyServeTest, TheServerStopsWhileTheBotsThink) {
+  // The rm bots think 200 ms each: the server stops in the middle, waits for the table's
+  // thread, and nothing is left touching a freed table (the ASan run checks).
+  const json v = table({{"power", "Italy"}, {"bots", "rm"}, {"movetime_ms", 200}});
+  auto [status, busy] = post("/api/diplomacy/" + v["id"].get<std::string>() + "/orders",
+                             R"({"orders": ["A VEN H"]})");
+  ASSERT_EQ(status, 202) << busy.dump();
+  EXPECT_NE(busy["busy"], "");
+  // A second submission while the bots think is refused.
+  auto [again, why] =
+      post("/api/diplomacy/" + v["id"].get<std::string>() + "/orders", R"({"orders": []})");
+  EXPECT_EQ(again, 409);
+  expect_one_line_error(why);
+  TearDown();
+  server_.reset();
+}
+
+TEST_F(DiplomacyServeTest, BadOrdersGetOneLineAndTheGameGoesOn) {
+  const json v = table({{"power", "England"}, {"bots", "heuristic"}});
+  const std::string id = v["id"];
+  const std::pair<std::string, std::string> cases[] = {
+      {"/api/diplomacy", R"({})"},
+      {"/api/diplomacy", R"({"power": "Spain"})"},
+      {"/api/diplomacy", R"({"power": "England", "bots": "genius"})"},
+      {"/api/diplomacy", R"({"power": "England", "movetime_ms": 1})"},
+      {"/api/diplomacy", R"({"power": "England", "max_year": 1800})"},
+      {"/api/diplomacy", R"({"power": 3})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": "F LON - NTH"})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": [7]})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": ["F LON - XYZ"]})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": ["F LON - BUR"]})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": ["A PAR - BUR"]})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": ["France: A PAR H"]})"},
+      {"/api/diplomacy/" + id + "/orders", R"({"orders": ["F LON H", "F LON - NTH"]})"},
+      {"/api/diplomacy/" + id + "/orders", "{not json"},
+      {"/api/diplomacy/00000000000000000000000000000000/orders", R"({"orders": []})"},
+  };
+  for (const auto& [path, body] : cases) {
+    auto [status, reply] = post(path, body);
+    EXPECT_GE(status, 400) << path << " " << body;
+    EXPECT_LT(status, 500) << path << " " << body;
+    expect_one_line_error(reply);
+  }
+  // Nothing was played: still spring, England to order.
+  auto [status, same] = get("/api/diplomacy/" + id);
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(same["phase"], "S1901M");
+  EXPECT_EQ(same["to_order"], true);
+  EXPECT_EQ(same["phases"], 0);
+  // The page is served, and the games list offers it.
+  auto page = client_->Get("/play/diplomacy");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("diplomacy.js"), std::string::npos);
+  auto [gs, games] = get("/api/games");
+  EXPECT_EQ(gs, 200);
+  bool listed = false;
+  for (const auto& g : games) listed |= g["name"] == "diplomacy" && g["board"] == true;
+  EXPECT_TRUE(listed);
 }
 
 }  // namespace
