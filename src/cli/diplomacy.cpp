@@ -21,6 +21,7 @@ Runner add_diplomacy(CLI::App& root) {
   SubRunners subs = add_diplomacy_rules(*cmd);
   for (auto& s : add_diplomacy_play(*cmd)) subs.push_back(std::move(s));
   for (auto& s : add_diplomacy_search(*cmd)) subs.push_back(std::move(s));
+  for (auto& s : add_diplomacy_daide(*cmd)) subs.push_back(std::move(s));
   return [subs] {
     for (const auto& [app, run] : subs)
       if (app->parsed()) return run();

@@ -20,6 +20,8 @@ SubRunners add_diplomacy_rules(CLI::App& diplomacy);
 SubRunners add_diplomacy_play(CLI::App& diplomacy);
 // search (src/cli/diplomacy_search.cpp).
 SubRunners add_diplomacy_search(CLI::App& diplomacy);
+// daide: a bot on a DAIDE server (src/cli/diplomacy_daide.cpp).
+SubRunners add_diplomacy_daide(CLI::App& diplomacy);
 
 // The RM+ options `play` and `search` share: the error message for a value out of range
 // (--iterations needs none: main.cpp refuses negative numeric options).
