@@ -106,7 +106,7 @@ int run_daide(const DaideArgs& a) {
   // Lines worth a person's eye without --verbose: what is played, refusals, errors.
   const auto show = [&](const daide::Step& step) {
     for (const auto& line : step.log) {
-      if (log) log << line << '\n';
+      if (log) log << line << std::endl;  // flushed: the log survives a kill
       const bool mine = line.rfind("> SUB", 0) == 0 || line.rfind("playing", 0) == 0 ||
                         line.rfind("warning", 0) == 0 || line.rfind("error", 0) == 0;
       if (a.verbose || mine) fmt::print("{}\n", line);

@@ -284,12 +284,14 @@ TEST(DaideClient, ARecordedSessionReplayed) {
     if (head == tok::kNow) {
       ++nows;
       if (!dip::has_orders(dip::standard_map(), client.state(), *client.power())) continue;
-      // A SUB with an order for each English unit (or build), each one the server would
-      // take (MBV) in the position NOW gave.
-      ASSERT_FALSE(sent.empty()) << to_text(m);
-      EXPECT_EQ(sent[0][0], tok::kSub);
+      // NOT (GOF) while the bot thinks, a SUB with an order for each English unit (or
+      // build), each one the server would take (MBV) in the position NOW gave, then GOF.
+      ASSERT_EQ(sent.size(), 3u) << to_text(m);
+      EXPECT_EQ(sent[0], text("NOT (GOF)"));
+      EXPECT_EQ(sent[1][0], tok::kSub);
+      EXPECT_EQ(sent[2], Message{tok::kGof});
       ++subs;
-      const auto orders = parts(sent[0]);
+      const auto orders = parts(sent[1]);
       for (std::size_t i = 1; i < orders.size(); ++i) {
         auto r = board().parse_order(client.state(), orders[i]);
         if (!r) {

@@ -195,6 +195,7 @@ Step Client::message(const Message& m) {
         return step;
       }
       answered_mis_ = false;
+      ordered_.reset();
       if (power_ && !over_) play(step);
       return step;
     case tok::kThx:
@@ -211,6 +212,10 @@ Step Client::message(const Message& m) {
       Message sub{tok::kSub};
       for (std::size_t i = 1; i < p.size(); ++i) {
         const auto u = parts(p[i]);
+        // A unit this phase's SUB ordered: that SUB is on its way (the server's MIS answered an
+        // earlier message), so a hold now would overwrite its order.
+        const auto at = u.size() >= 3 && !u[2].empty() ? board_.province_of(u[2][0]) : std::nullopt;
+        if (at && ordered_.test(*at)) continue;
         if (u.size() >= 3 && u[0].size() == 1 && is_power(u[0][0])) {
           // ((POW TYPE LOC) HLD|DSB): the unit's first three parts, as the server gave them.
           sub.insert(sub.end(), {tok::kOpen, tok::kOpen});
@@ -223,7 +228,7 @@ Step Client::message(const Message& m) {
           sub.push_back(tok::kClose);
           sub.push_back(state_.phase.type == dip::PhaseType::kRetreat ? tok::kDsb : tok::kHld);
           sub.push_back(tok::kClose);
-        } else if (p[i].size() == 1 && is_integer(p[i][0]) &&
+        } else if (p[i].size() == 1 && is_integer(p[i][0]) && ordered_.none() &&
                    dip::adjustment_count(map_, state_, *power_) > 0) {
           for (int k = 0; k < std::abs(token_integer(p[i][0])); ++k)
             sub.insert(sub.end(), {tok::kOpen, board_.power(*power_), tok::kWve, tok::kClose});
@@ -273,6 +278,19 @@ Step Client::message(const Message& m) {
 void Client::play(Step& step) {
   const dip::PowerId me = *power_;
   if (!dip::has_orders(map_, state_, me)) return;
+  // Builds owed but no free home centre to build in: nothing to order (a server may have
+  // gone on already, and waives sent now would arrive in the next phase).
+  if (state_.phase.type == dip::PhaseType::kAdjustment &&
+      dip::adjustment_count(map_, state_, me) > 0) {
+    int free = 0;
+    dip::for_each_province(map_.homes(me), [&](dip::ProvinceId p) {
+      if (state_.owner[p] == me && !state_.units[p].exists()) ++free;
+    });
+    if (free == 0) return;
+  }
+  // Not ready until the orders are in: a server that goes on once every power's orders are
+  // set and nobody waits would otherwise resolve the phase while the bot thinks.
+  send(step, {tok::kNot, tok::kOpen, tok::kGof, tok::kClose});
   if (!bot_) {
     if (options_.bot == "rm") {
       dip::RmConfig cfg;
@@ -298,6 +316,7 @@ void Client::play(Step& step) {
       o.target = dip::kNoLocation;
     }
     const Message one = board_.order(state_, o);
+    if (o.location != dip::kNoLocation) ordered_.set(map_.province_of(o.location));
     sub.push_back(tok::kOpen);
     sub.insert(sub.end(), one.begin(), one.end());
     sub.push_back(tok::kClose);
@@ -307,6 +326,8 @@ void Client::play(Step& step) {
   }
   submitted_.emplace_back(dip::phase_code(state_.phase), text);
   if (sub.size() > 1) send(step, sub);
+  // Done for this phase: servers that wait for every player's go flag may go on.
+  send(step, {tok::kGof});
   // The draw rule: from --draw-year on, a draw is proposed each spring.
   if (options_.draw_year > 0 && state_.phase.season == dip::Season::kSpring &&
       state_.phase.type == dip::PhaseType::kMovement && state_.phase.year >= options_.draw_year)

@@ -68,6 +68,7 @@ class Client {
   Board board_;
   dip::State state_;
   Board::Retreats retreats_{};  // each dislodged unit's retreats, as NOW gave them
+  dip::ProvinceSet ordered_;    // the units this phase's SUB gave orders (by province)
   Rng rng_;
   std::unique_ptr<dip::Bot> bot_;
   std::optional<dip::PowerId> power_;
