@@ -194,6 +194,7 @@ Message Host::hlo(dip::PowerId p) const {
 void Host::message(std::vector<Out>& out, ClientId id, const Message& m, Clock::time_point now) {
   Conn& c = conns_[id];
   const auto p = parts(m);
+  if (p.empty()) return send(out, id, {tok::kHuh, tok::kOpen, tok::kErr, tok::kClose});
   const Token head = p[0].size() == 1 ? p[0][0] : 0;
   const Token inner = p.size() > 1 && !p[1].empty() ? p[1][0] : 0;
   const auto huh = [&] {
