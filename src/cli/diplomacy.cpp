@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 namespace kibitz::cli {
 
 std::optional<std::string> rm_options_error(int movetime, double strength) {
@@ -11,6 +13,17 @@ std::optional<std::string> rm_options_error(int movetime, double strength) {
   if (!(strength > 0 && strength <= 16))
     return fmt::format("--strength {}: above 0, at most 16", strength);
   return std::nullopt;
+}
+
+std::vector<std::string> split_commas(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view rest = text;;) {
+    const auto comma = rest.find(',');
+    out.push_back(to_lower(trim(rest.substr(0, comma))));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return out;
 }
 
 Runner add_diplomacy(CLI::App& root) {

@@ -23,6 +23,10 @@ SubRunners add_diplomacy_search(CLI::App& diplomacy);
 // daide: a bot on a DAIDE server (src/cli/diplomacy_daide.cpp).
 SubRunners add_diplomacy_daide(CLI::App& diplomacy);
 
+// A comma-separated list, each word trimmed and lower-cased ("rm, Heuristic" -> rm, heuristic):
+// the bots of `play --bots` and the seats of `daide-server --seats`.
+std::vector<std::string> split_commas(std::string_view text);
+
 // The RM+ options `play` and `search` share: the error message for a value out of range
 // (--iterations needs none: main.cpp refuses negative numeric options).
 std::optional<std::string> rm_options_error(int movetime, double strength);

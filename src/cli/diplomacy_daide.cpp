@@ -198,13 +198,7 @@ Examples:
 volatile std::sig_atomic_t g_server_stop = 0;
 
 int run_server(ServerArgs& a) {
-  std::vector<std::string> seats;
-  for (std::string_view rest = a.seats;;) {
-    const auto comma = rest.find(',');
-    seats.push_back(to_lower(trim(rest.substr(0, comma))));
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
-  }
+  auto seats = split_commas(a.seats);
   if (seats.size() == 1) seats.assign(7, seats[0]);
   a.options.seats = seats;
   if (auto ok = daide::Host::check(a.options); !ok) return report_error(ok.error().message, 2);

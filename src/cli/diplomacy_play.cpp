@@ -58,17 +58,6 @@ Examples:
       --movetime 500 --games 7 --rotate --quiet
 )";
 
-std::vector<std::string> split_commas(std::string_view text) {
-  std::vector<std::string> out;
-  for (std::string_view rest = text;;) {
-    const auto comma = rest.find(',');
-    out.push_back(to_lower(trim(rest.substr(0, comma))));
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
-  }
-  return out;
-}
-
 std::string centres_line(const dip::Map& map, const std::array<int, dip::kMaxPowers>& c) {
   std::string s;
   for (int p = 0; p < map.num_powers(); ++p)
@@ -133,16 +122,11 @@ int run_play(const PlayArgs& a) {
   std::map<std::string, std::unique_ptr<dip::Bot>> made;
   for (const auto& n : names) {
     if (made.count(n)) continue;
-    std::unique_ptr<dip::Bot> bot;
-    if (n == "rm") {
-      dip::RmConfig cfg;
-      cfg.movetime_ms = a.movetime;
-      cfg.strength = a.strength;
-      cfg.max_iterations = a.iterations;
-      bot = std::make_unique<dip::RmBot>(map, cfg);
-    } else {
-      bot = dip::make_bot(n, map);
-    }
+    dip::RmConfig cfg;
+    cfg.movetime_ms = a.movetime;
+    cfg.strength = a.strength;
+    cfg.max_iterations = a.iterations;
+    std::unique_ptr<dip::Bot> bot = dip::make_search_bot(n, map, cfg);
     if (!bot) {
       std::string known;
       for (const auto k : dip::bot_names())

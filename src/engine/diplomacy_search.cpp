@@ -152,4 +152,9 @@ void RmBot::orders(const State& s, PowerId power, Rng& rng, std::vector<Order>& 
   out.insert(out.end(), last_.orders.begin(), last_.orders.end());
 }
 
+std::unique_ptr<Bot> make_search_bot(std::string_view name, const Map& map, const RmConfig& cfg) {
+  if (name == "rm") return std::make_unique<RmBot>(map, cfg);
+  return make_bot(name, map);
+}
+
 }  // namespace kibitz::diplomacy

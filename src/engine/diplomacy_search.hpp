@@ -10,7 +10,9 @@
 //   3. best response: our candidate with the most accumulated strategy weight.
 // Retreat and adjustment phases are left to the heuristic bot (RmBot).
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/time_budget.hpp"
@@ -96,5 +98,9 @@ class RmBot final : public Bot {
   HeuristicBot heuristic_;
   RmResult last_;
 };
+
+// The bots by name, the RM+ bot ("rm", with `cfg`) included; nullptr for an unknown name.
+std::unique_ptr<Bot> make_search_bot(std::string_view name, const Map& map,
+                                     const RmConfig& cfg = {});
 
 }  // namespace kibitz::diplomacy

@@ -34,27 +34,12 @@ std::string power_name(const dip::Map& map, dip::PowerId p) {
   return std::string(map.power_name(p));
 }
 
-std::array<std::uint8_t, dip::kMaxPowers> centre_counts(const dip::Map& map, const dip::State& s) {
-  std::array<std::uint8_t, dip::kMaxPowers> n{};
-  for (int p = 0; p < map.num_provinces(); ++p)
-    if (map.is_supply_centre(static_cast<dip::ProvinceId>(p)) && s.owner[p] != dip::kNoPower)
-      ++n[s.owner[p]];
-  return n;
-}
-
 ojson centres_json(const dip::Map& map, const dip::State& s) {
-  const auto n = centre_counts(map, s);
+  const auto n = dip::centre_counts(map, s);
   ojson c = ojson::object();
   for (int p = 0; p < map.num_powers(); ++p)
     c[power_name(map, static_cast<dip::PowerId>(p))] = static_cast<int>(n[p]);
   return c;
-}
-
-bool alive(const dip::Map& map, const dip::State& s, dip::PowerId power) {
-  for (int p = 0; p < map.num_provinces(); ++p)
-    if (s.units[p].power == power || s.dislodged[p].power == power || s.owner[p] == power)
-      return true;
-  return false;
 }
 
 ojson provinces_json(const dip::Map& map, const dip::ProvinceSet& set) {
@@ -260,7 +245,7 @@ void DiplomacyTable::work(Job job, std::vector<dip::Order> effective) {
     dip::RmConfig cfg;
     cfg.movetime_ms = static_cast<int>(request_.movetime_ms);
     if (job == Job::kSuggest) {
-      if (!adviser_) adviser_ = std::make_unique<dip::RmBot>(map_, cfg);
+      if (!adviser_) adviser_ = std::make_unique<dip::RmBot>(map_, cfg);  // last(): its reasons
       dip::State s;
       Rng rng;
       {
@@ -294,12 +279,7 @@ void DiplomacyTable::work(Job job, std::vector<dip::Order> effective) {
       std::lock_guard lock(mu_);
       suggestion_ = j.dump();
     } else {
-      if (!bot_) {
-        if (request_.bots == "rm")
-          bot_ = std::make_unique<dip::RmBot>(map_, cfg);
-        else
-          bot_ = dip::make_bot(request_.bots, map_);
-      }
+      if (!bot_) bot_ = dip::make_search_bot(request_.bots, map_, cfg);
       std::vector<dip::Order> given;
       for (;;) {
         dip::State s;
@@ -390,7 +370,7 @@ void DiplomacyTable::resolve_locked(const std::vector<dip::Order>& effective) {
   for (auto& [k, v] : extra.items()) o[k] = std::move(v);
   o["centres"] = centres_json(map_, next);
   outcomes_.push_back(o.dump());
-  phases_.push_back({before.phase, effective, centre_counts(map_, next)});
+  phases_.push_back({before.phase, effective, dip::centre_counts(map_, next)});
   const bool fall_ended =
       before.phase.season == dip::Season::kFall && next.phase.season != dip::Season::kFall;
   state_ = next;
@@ -406,8 +386,8 @@ void DiplomacyTable::resolve_locked(const std::vector<dip::Order>& effective) {
   }
   int left = 0;
   for (int p = 0; p < map_.num_powers(); ++p)
-    if (alive(map_, state_, static_cast<dip::PowerId>(p))) ++left;
-  if (!alive(map_, state_, power_)) {
+    if (dip::power_alive(map_, state_, static_cast<dip::PowerId>(p))) ++left;
+  if (!dip::power_alive(map_, state_, power_)) {
     over_ = true;
     end_ = fmt::format("{} is out of the game", power_name(map_, power_));
   } else if (left <= 1) {
@@ -422,18 +402,7 @@ void DiplomacyTable::resolve_locked(const std::vector<dip::Order>& effective) {
 
 std::string DiplomacyTable::record() {
   std::lock_guard lock(mu_);
-  dip::GameRecord r;
-  r.phases = phases_;
-  r.num_phases = static_cast<int>(phases_.size());
-  if (!phases_.empty()) r.last_phase = phases_.back().phase;
-  r.winner = winner_;
-  const auto n = centre_counts(map_, state_);
-  for (int p = 0; p < map_.num_powers(); ++p) {
-    r.centres[p] = n[p];
-    if (alive(map_, state_, static_cast<dip::PowerId>(p)))
-      r.survivors.push_back(static_cast<dip::PowerId>(p));
-  }
-  r.final_state = state_;
+  const dip::GameRecord r = dip::make_record(map_, phases_, state_, winner_);
   return json{{"format", "JSON"}, {"record", dip::game_json(map_, r)}}.dump();
 }
 
@@ -461,7 +430,7 @@ Reply<std::shared_ptr<DiplomacyTable>> DiplomacyStore::create(const DiplomacyReq
       known += fmt::format("{}{}", p ? ", " : "", map.power_name(static_cast<dip::PowerId>(p)));
     return tl::unexpected(bad(fmt::format("'power': '{}' is not one of {}", request.power, known)));
   }
-  if (request.bots != "rm" && !dip::make_bot(request.bots, map))
+  if (!dip::make_search_bot(request.bots, map))
     return tl::unexpected(
         bad(fmt::format("'bots': '{}' is not rm, heuristic or random", request.bots)));
   if (request.movetime_ms < 10 || request.movetime_ms > limits_.max_movetime_ms)

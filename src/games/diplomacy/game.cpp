@@ -5,8 +5,6 @@
 
 namespace kibitz::diplomacy {
 
-namespace {
-
 std::array<std::uint8_t, kMaxPowers> centre_counts(const Map& map, const State& s) {
   std::array<std::uint8_t, kMaxPowers> n{};
   for (int p = 0; p < map.num_provinces(); ++p)
@@ -14,7 +12,22 @@ std::array<std::uint8_t, kMaxPowers> centre_counts(const Map& map, const State& 
   return n;
 }
 
-}  // namespace
+GameRecord make_record(const Map& map, std::vector<PhaseRecord> phases, const State& final_state,
+                       std::optional<PowerId> winner) {
+  GameRecord r;
+  r.num_phases = static_cast<int>(phases.size());
+  if (!phases.empty()) r.last_phase = phases.back().phase;
+  r.phases = std::move(phases);
+  r.winner = winner;
+  const auto counts = centre_counts(map, final_state);
+  for (int p = 0; p < map.num_powers(); ++p) {
+    r.centres[p] = counts[p];
+    if (power_alive(map, final_state, static_cast<PowerId>(p)))
+      r.survivors.push_back(static_cast<PowerId>(p));
+  }
+  r.final_state = final_state;
+  return r;
+}
 
 namespace {
 

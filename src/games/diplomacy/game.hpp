@@ -101,6 +101,14 @@ class GameRunner {
 // Whether `power` has orders to give in `s` (units, dislodged units, or an adjustment).
 bool has_orders(const Map& map, const State& s, PowerId power);
 
+// The supply centres each power owns in `s`.
+std::array<std::uint8_t, kMaxPowers> centre_counts(const Map& map, const State& s);
+
+// The record of a game played outside GameRunner (a page's, a DAIDE host's): its phases, the
+// final state, and the winner declared (a solo); survivors and centres from the final state.
+GameRecord make_record(const Map& map, std::vector<PhaseRecord> phases, const State& final_state,
+                       std::optional<PowerId> winner);
+
 // The record as JSON: {"phases": [{"phase": "S1901M", "orders": {"England": ["F LON - NTH",
 // ...]}, "centres": {"England": 3, ...}}, ...], "num_phases": 68, "last_phase": "W1930A",
 // "result": {"winner": "France" | null, "survivors": [...]}, "centres": {...}}. The phases

@@ -115,6 +115,13 @@ std::optional<PowerId> solo_winner(const Map& map, const State& s) {
   return std::nullopt;
 }
 
+bool power_alive(const Map& map, const State& s, PowerId power) {
+  for (int p = 0; p < map.num_provinces(); ++p)
+    if (s.units[p].power == power || s.dislodged[p].power == power || s.owner[p] == power)
+      return true;
+  return false;
+}
+
 int powers_alive(const Map& map, const State& s) {
   int n = 0;
   for (PowerId w = 0; w < map.num_powers(); ++w)

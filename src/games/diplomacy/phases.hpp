@@ -76,6 +76,8 @@ std::optional<PowerId> solo_winner(const Map& map, const State& s);
 
 // Powers with at least one centre or unit.
 int powers_alive(const Map& map, const State& s);
+// Whether `power` is still in the game: a centre, a unit, or a unit waiting to retreat.
+bool power_alive(const Map& map, const State& s, PowerId power);
 
 // Resolves whatever phase a state is in. Owns an Adjudicator and the result buffers, so
 // resolving allocates nothing: keep one per thread. The orders must be the effective orders

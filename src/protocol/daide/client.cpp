@@ -138,7 +138,6 @@ Step Client::message(const Message& m) {
   const Token inner = p.size() > 1 && !p[1].empty() ? p[1][0] : 0;
   switch (head) {
     case tok::kYes:
-      if (inner == tok::kNme || inner == tok::kIam || inner == tok::kObs) joined_ = true;
       return step;
     case tok::kRej:
       if (inner == tok::kNme || inner == tok::kIam || inner == tok::kObs) {
@@ -292,21 +291,16 @@ void Client::play(Step& step) {
   // set and nobody waits would otherwise resolve the phase while the bot thinks.
   send(step, {tok::kNot, tok::kOpen, tok::kGof, tok::kClose});
   if (!bot_) {
-    if (options_.bot == "rm") {
-      dip::RmConfig cfg;
-      cfg.movetime_ms = options_.movetime_ms;
-      // Within the deadline, with room for the network and the server.
-      if (deadline_s > 0) cfg.movetime_ms = std::min(cfg.movetime_ms, deadline_s * 1000 / 3);
-      cfg.strength = options_.strength;
-      bot_ = std::make_unique<dip::RmBot>(map_, cfg);
-    } else {
-      bot_ = dip::make_bot(options_.bot, map_);
-    }
+    dip::RmConfig cfg;
+    cfg.movetime_ms = options_.movetime_ms;
+    // Within the deadline, with room for the network and the server.
+    if (deadline_s > 0) cfg.movetime_ms = std::min(cfg.movetime_ms, deadline_s * 1000 / 3);
+    cfg.strength = options_.strength;
+    bot_ = dip::make_search_bot(options_.bot, map_, cfg);
   }
   std::vector<dip::Order> orders;
   bot_->orders(state_, me, rng_, orders);
   Message sub{tok::kSub};
-  std::string text;
   for (dip::Order o : orders) {
     o.power = me;
     // Another dislodged unit's retreat the server does not allow this one: disbands instead.
@@ -320,11 +314,7 @@ void Client::play(Step& step) {
     sub.push_back(tok::kOpen);
     sub.insert(sub.end(), one.begin(), one.end());
     sub.push_back(tok::kClose);
-    dip::Order bare = o;
-    bare.power = dip::kNoPower;
-    text += fmt::format("{}{}", text.empty() ? "" : ", ", dip::format_order(map_, bare));
   }
-  submitted_.emplace_back(dip::phase_code(state_.phase), text);
   if (sub.size() > 1) send(step, sub);
   // Done for this phase: servers that wait for every player's go flag may go on.
   send(step, {tok::kGof});

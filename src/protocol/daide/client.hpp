@@ -55,8 +55,6 @@ class Client {
   bool game_over() const { return over_; }
   // What the game's end said (SLO, DRW, SMR), for a summary.
   const std::string& result() const { return result_; }
-  // Every NOW answered: the phase and its orders (text), for a record.
-  const std::vector<std::pair<std::string, std::string>>& submitted() const { return submitted_; }
 
  private:
   void send(Step& step, const Message& m);
@@ -75,11 +73,9 @@ class Client {
   int passcode_ = 0;
   int deadline_s = 0;  // MTL: seconds per movement phase (0: none)
   bool have_rm_ = false;
-  bool joined_ = false;
   bool over_ = false;
   bool answered_mis_ = false;
   std::string result_;
-  std::vector<std::pair<std::string, std::string>> submitted_;
 };
 
 }  // namespace kibitz::daide

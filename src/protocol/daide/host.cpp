@@ -28,13 +28,6 @@ Message with_text(std::initializer_list<Token> head, std::string_view text) {
   return m;
 }
 
-bool alive(const dip::Map& map, const dip::State& s, dip::PowerId power) {
-  for (int p = 0; p < map.num_provinces(); ++p)
-    if (s.units[p].power == power || s.dislodged[p].power == power || s.owner[p] == power)
-      return true;
-  return false;
-}
-
 }  // namespace
 
 Result<void> Host::check(const HostOptions& o) {
@@ -67,13 +60,9 @@ Host::Host(HostOptions options)
       s.version = KIBITZ_VERSION;
       auto& bot = bots_[options_.seats[p]];
       if (!bot) {
-        if (options_.seats[p] == "rm") {
-          dip::RmConfig cfg;
-          cfg.movetime_ms = options_.rm_movetime_ms;
-          bot = std::make_unique<dip::RmBot>(map_, cfg);
-        } else {
-          bot = dip::make_bot(options_.seats[p], map_);
-        }
+        dip::RmConfig cfg;
+        cfg.movetime_ms = options_.rm_movetime_ms;
+        bot = dip::make_search_bot(options_.seats[p], map_, cfg);
       }
     }
   }
@@ -297,7 +286,7 @@ void Host::message(std::vector<Out>& out, ClientId id, const Message& m, Clock::
       // bots never ask).
       bool all = true;
       for (std::size_t q = 0; q < seats_.size(); ++q)
-        if (alive(map_, state_, static_cast<dip::PowerId>(q)))
+        if (dip::power_alive(map_, state_, static_cast<dip::PowerId>(q)))
           all &= seats_[q].client && seats_[q].draw;
       if (all) finish(out, {tok::kDrw});
       return;
@@ -547,11 +536,7 @@ void Host::resolve(std::vector<Out>& out, Clock::time_point now) {
       break;
     }
   }
-  std::array<std::uint8_t, dip::kMaxPowers> centres{};
-  for (int q = 0; q < map_.num_provinces(); ++q)
-    if (map_.is_supply_centre(static_cast<dip::ProvinceId>(q)) && next.owner[q] != dip::kNoPower)
-      ++centres[next.owner[q]];
-  phases_.push_back({before.phase, effective, centres});
+  phases_.push_back({before.phase, effective, dip::centre_counts(map_, next)});
   const bool fall_ended =
       before.phase.season == dip::Season::kFall && next.phase.season != dip::Season::kFall;
   state_ = next;
@@ -560,7 +545,7 @@ void Host::resolve(std::vector<Out>& out, Clock::time_point now) {
   int left = 0;
   for (std::size_t q = 0; q < seats_.size(); ++q) {
     const auto power = static_cast<dip::PowerId>(q);
-    if (alive(map_, state_, power)) {
+    if (dip::power_alive(map_, state_, power)) {
       ++left;
     } else if (!seats_[q].out_year) {
       seats_[q].out_year = before.phase.year;
@@ -575,7 +560,8 @@ void Host::resolve(std::vector<Out>& out, Clock::time_point now) {
   }
   if (left <= 1) {
     for (std::size_t q = 0; q < seats_.size(); ++q)
-      if (alive(map_, state_, static_cast<dip::PowerId>(q))) winner_ = static_cast<dip::PowerId>(q);
+      if (dip::power_alive(map_, state_, static_cast<dip::PowerId>(q)))
+        winner_ = static_cast<dip::PowerId>(q);
     if (winner_) return finish(out, {tok::kSlo, tok::kOpen, board_.power(*winner_), tok::kClose});
   }
   if (state_.phase.year > options_.max_year) return finish(out, {tok::kDrw});
@@ -607,17 +593,7 @@ void Host::finish(std::vector<Out>& out, const Message& ending) {
 }
 
 std::string Host::record_json() const {
-  dip::GameRecord r;
-  r.phases = phases_;
-  r.num_phases = static_cast<int>(phases_.size());
-  if (!phases_.empty()) r.last_phase = phases_.back().phase;
-  r.winner = winner_;
-  for (int q = 0; q < map_.num_powers(); ++q) {
-    const auto power = static_cast<dip::PowerId>(q);
-    r.centres[q] = dip::count_centres(map_, state_, power);
-    if (alive(map_, state_, power)) r.survivors.push_back(power);
-  }
-  r.final_state = state_;
+  const dip::GameRecord r = dip::make_record(map_, phases_, state_, winner_);
   nlohmann::ordered_json players = nlohmann::ordered_json::object();
   for (std::size_t q = 0; q < seats_.size(); ++q)
     players[std::string(map_.power_name(static_cast<dip::PowerId>(q)))] = {
