@@ -10,41 +10,6 @@ bool is_move(const Order& o) { return o.type == OrderType::kMove; }
 
 }  // namespace
 
-Adjudicator::Adjudicator(const Map& map) : map_(map) {
-  for (int p = 0; p < map.num_provinces(); ++p)
-    if (map.is_sea(static_cast<ProvinceId>(p))) seas_[num_seas_++] = static_cast<ProvinceId>(p);
-}
-
-// Extends the chordless route route_[0..len) (its last sea not next to d) looking for one that
-// reaches d and passes through f.
-bool Adjudicator::minimal_route(int len, ProvinceId f, ProvinceId o, ProvinceId d, bool has_f) {
-  const ProvinceId last = route_[len - 1];
-  if (map_.fleet_reaches(last, d)) return has_f;
-  for (int k = 0; k < num_seas_; ++k) {
-    const ProvinceId r = seas_[k];
-    if (!map_.fleet_reaches(last, r) || map_.fleet_reaches(r, o)) continue;
-    bool ok = true;
-    for (int j = 0; j < len && ok; ++j)
-      ok = route_[j] != r && (j == len - 1 || !map_.fleet_reaches(route_[j], r));
-    if (!ok) continue;
-    route_[len] = r;
-    if (minimal_route(len + 1, f, o, d, has_f || r == f)) return true;
-  }
-  return false;
-}
-
-// Whether a convoy order by the fleet at sea f for an army o -> d is one the fleet could need:
-// f lies on a minimal route (no sea of it can be left out) from o to d (DATC 6.G.7, 6.G.19).
-bool Adjudicator::convoy_legal(ProvinceId f, ProvinceId o, ProvinceId d) {
-  for (int k = 0; k < num_seas_; ++k) {
-    const ProvinceId s1 = seas_[k];
-    if (!map_.fleet_reaches(s1, o)) continue;
-    route_[0] = s1;
-    if (minimal_route(1, f, o, d, s1 == f)) return true;
-  }
-  return false;
-}
-
 bool Adjudicator::head_to_head(int i) const {
   if (!is_move(order_[i]) || convoyed_[i]) return false;
   const int j = opponent(i);
@@ -306,7 +271,7 @@ void Adjudicator::resolve_movement(const State& s, std::span<const Order> orders
     }
   }
   // Which army moves go by convoy: VIA, not adjacent, or (2023 rules) a fleet of the army's
-  // own power ordered to convoy it that lies on a minimal convoy route.
+  // own power ordered to convoy it that lies on a minimal route of the fleets at sea.
   for (int i = 0; i < n_; ++i) {
     const Order& o = order_[i];
     if (o.type != OrderType::kMove || s.units[src_[i]].type != UnitType::kArmy) continue;
@@ -318,7 +283,7 @@ void Adjudicator::resolve_movement(const State& s, std::span<const Order> orders
       if (order_[c].type != OrderType::kConvoy || power_[c] != power_[i] || aux_[c] != src_[i] ||
           dst_[c] != dst_[i] || !m.is_sea(src_[c]))
         continue;
-      if (convoy_legal(src_[c], src_[i], dst_[i])) convoyed_[i] = true;
+      if (convoy_order_possible(m, s, src_[c], src_[i], dst_[i])) convoyed_[i] = true;
     }
   }
   // Supports that match what the supported unit was ordered to do; the others are void.

@@ -47,7 +47,7 @@ struct MovementResult {
 
 class Adjudicator {
  public:
-  explicit Adjudicator(const Map& map);
+  explicit Adjudicator(const Map& map) : map_(map) {}
 
   // `s` must be in a movement phase; orders should be the effective orders (an order that
   // check_order() would refuse is resolved as written but is not validated here).
@@ -64,8 +64,6 @@ class Adjudicator {
   bool adjudicate(int i);
   bool backup_rule(int old_count);  // false when it changed nothing
   bool path(int i);
-  bool convoy_legal(ProvinceId f, ProvinceId o, ProvinceId d);
-  bool minimal_route(int len, ProvinceId f, ProvinceId o, ProvinceId d, bool has_f);
   bool head_to_head(int i) const;
   int opponent(int i) const { return order_at_[dst_[i]]; }
   int support_count(int i, PowerId exclude);
@@ -75,10 +73,6 @@ class Adjudicator {
   int hold_strength(ProvinceId p);
 
   const Map& map_;
-  // The sea provinces, and a route being explored by convoy_legal().
-  int num_seas_ = 0;
-  std::array<ProvinceId, kMaxProvinces> seas_{}, route_{};
-
   // Per resolved order (index into the unit orders, one per unit).
   int n_ = 0;
   std::array<Order, kMaxProvinces> order_{};

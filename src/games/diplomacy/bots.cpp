@@ -43,6 +43,7 @@ void OrderGenerator::set_state(const State& s) {
   static_assert(sizeof(Unit) == 3);
   if (have_units_ && std::memcmp(units_.data(), s.units.data(), sizeof units_) == 0) return;
   have_units_ = true;
+  have_convoys_ = false;
   units_ = s.units;
   const int n = map_.num_provinces();
   std::fill_n(chain_.begin(), n, std::int8_t{-1});
@@ -133,8 +134,8 @@ std::size_t OrderGenerator::count_unit_orders(ProvinceId p) const {
   n += (can & occupied_).count();
   for_each_province(can, [&](ProvinceId t) { n += movers_[t].count() - movers_[t].test(p); });
   if (u.type == UnitType::kFleet && map_.is_sea(p) && chain_[p] >= 0) {
-    const ProvinceSet& coasts = chain_coasts_[chain_[p]];
-    n += (coasts & armies_).count() * (coasts.count() - 1);
+    compute_convoys();
+    for (int a = 0; a < num_convoy_armies_; ++a) n += convoy_targets(p, a).count();
   }
   return n;
 }
@@ -190,17 +191,47 @@ Order OrderGenerator::unit_order(ProvinceId p, std::size_t k) const {
     o.target = map_.location(static_cast<ProvinceId>(t));
     return o;
   }
-  // A convoy: of the (k / (coasts - 1))-th army, to the remaining coasts' (k % ...)-th.
-  const ProvinceSet& coasts = chain_coasts_[chain_[p]];
-  const std::size_t per_army = coasts.count() - 1;
-  const ProvinceId q = nth_province(coasts & armies_, k / per_army);
-  ProvinceSet to = coasts;
-  to.reset(q);
+  // A convoy: armies in id order, each's destinations in id order.
+  compute_convoys();
   o.type = OrderType::kConvoy;
   o.aux_unit = UnitType::kArmy;
-  o.aux = map_.location(q);
-  o.target = map_.location(nth_province(to, k % per_army));
-  return o;
+  for (int a = 0;; ++a) {
+    const ProvinceSet& to = convoy_targets(p, a);
+    const std::size_t m = to.count();
+    if (k >= m) {
+      k -= m;
+      continue;
+    }
+    o.aux = map_.location(convoy_army_[a]);
+    o.target = map_.location(nth_province(to, k));
+    return o;
+  }
+}
+
+void OrderGenerator::compute_convoys() const {
+  if (have_convoys_) return;
+  have_convoys_ = true;
+  const State& s = *s_;
+  const int n = map_.num_provinces();
+  num_convoy_fleets_ = num_convoy_armies_ = 0;
+  for (int q = 0; q < n; ++q) {
+    convoy_slot_[q] = -1;
+    if (map_.is_sea(static_cast<ProvinceId>(q)) && s.units[q].exists() &&
+        s.units[q].type == UnitType::kFleet) {
+      convoy_slot_[q] = static_cast<std::int8_t>(num_convoy_fleets_++);
+    } else if (touch_[q] != 0 && s.units[q].exists() && s.units[q].type == UnitType::kArmy) {
+      convoy_army_[num_convoy_armies_++] = static_cast<ProvinceId>(q);
+    }
+  }
+  convoy_to_.assign(static_cast<std::size_t>(num_convoy_fleets_ * num_convoy_armies_),
+                    ProvinceSet{});
+  for (int a = 0; a < num_convoy_armies_; ++a)
+    for_each_minimal_convoy_route(
+        map_, s, convoy_army_[a], [&](std::span<const ProvinceId> route, const ProvinceSet& to) {
+          for (const ProvinceId r : route)
+            convoy_to_[static_cast<std::size_t>(convoy_slot_[r] * num_convoy_armies_ + a)] |= to;
+          return false;
+        });
 }
 
 void OrderGenerator::add_moves(const Unit& u, std::vector<Order>& out) const {
@@ -267,19 +298,15 @@ void OrderGenerator::unit_orders(ProvinceId p, std::vector<Order>& out) const {
     });
   });
   if (u.type != UnitType::kFleet || !map_.is_sea(p) || chain_[p] < 0) return;
-  const std::uint64_t bit = std::uint64_t{1} << chain_[p];
-  const int n = map_.num_provinces();
+  compute_convoys();
   Order c = base_order(OrderType::kConvoy, u);
   c.aux_unit = UnitType::kArmy;
-  for (int q = 0; q < n; ++q) {
-    if ((touch_[q] & bit) == 0 || s.units[q].type != UnitType::kArmy || !s.units[q].exists())
-      continue;
-    c.aux = map_.location(static_cast<ProvinceId>(q));
-    for (int t = 0; t < n; ++t) {
-      if ((touch_[t] & bit) == 0 || t == q) continue;
-      c.target = map_.location(static_cast<ProvinceId>(t));
+  for (int a = 0; a < num_convoy_armies_; ++a) {
+    c.aux = map_.location(convoy_army_[a]);
+    for_each_province(convoy_targets(p, a), [&](ProvinceId t) {
+      c.target = map_.location(t);
       out.push_back(c);
-    }
+    });
   }
 }
 

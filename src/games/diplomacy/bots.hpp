@@ -49,8 +49,9 @@ void for_each_province(const ProvinceSet& set, F&& f) {
 //   - support to hold for every unit (of any power) in a province the unit can reach;
 //   - support of every move another unit could make (as listed above) into a province this
 //     unit can reach, the destination written as the province;
-//   - for a fleet at sea: a convoy of every army on a coast to every other coastal province,
-//     when the connected chain of fleets at sea this fleet belongs to touches both.
+//   - for a fleet at sea: a convoy of every army on a coast to every other coastal province
+//     to which some minimal route of the fleets at sea passes through this fleet (DATC 6.G.19;
+//     convoy_order_possible()).
 // Supports and convoys of empty provinces, which check_order() also accepts, are not listed:
 // they can never matter.
 // Retreat orders of the unit dislodged from p: a retreat to every neighbouring location that
@@ -89,6 +90,14 @@ class OrderGenerator {
 
  private:
   void add_moves(const Unit& u, std::vector<Order>& out) const;
+  // The convoy table below, worked out at the first convoy question after the units change
+  // (evaluations, which only ask where units reach, never pay for it).
+  void compute_convoys() const;
+  // Where the fleet at sea p may convoy the a-th army of convoy_army_ (a minimal route of the
+  // fleets at sea through p, DATC 6.G.19).
+  const ProvinceSet& convoy_targets(ProvinceId p, int a) const {
+    return convoy_to_[static_cast<std::size_t>(convoy_slot_[p] * num_convoy_armies_ + a)];
+  }
 
   const Map& map_;
   const State* s_ = nullptr;
@@ -103,6 +112,13 @@ class OrderGenerator {
   std::array<ProvinceSet, kMaxProvinces> reach_{}, movers_{};
   ProvinceSet occupied_, armies_;
   mutable std::vector<Order> scratch_;  // retreat phases' count_unit_orders / unit_order
+  // Convoys: a slot per fleet at sea, the armies a chain touches (in id order), and per
+  // (fleet, army) the destinations.
+  mutable bool have_convoys_ = false;
+  mutable int num_convoy_fleets_ = 0, num_convoy_armies_ = 0;
+  mutable std::array<std::int8_t, kMaxProvinces> convoy_slot_{};
+  mutable std::array<ProvinceId, kMaxProvinces> convoy_army_{};
+  mutable std::vector<ProvinceSet> convoy_to_;
 };
 
 // All legal orders of the unit at `location` (see OrderGenerator), appended to `out`.

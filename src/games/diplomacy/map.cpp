@@ -274,6 +274,7 @@ Result<Map> parse_map(std::string_view text, std::string_view source) {
     else
       return err(pp.line, fmt::format("unknown province type '{}' (land, coast or sea)", pp.type));
     const auto id = static_cast<ProvinceId>(i);
+    if (p.type == ProvinceType::kCoast) m.coastal_.set(id);
     if (pp.centre != "-") {
       if (p.type == ProvinceType::kSea)
         return err(pp.line, fmt::format("sea province {} cannot be a supply centre", pp.id));

@@ -70,6 +70,7 @@ class Map {
   bool is_sea(ProvinceId p) const { return type(p) == ProvinceType::kSea; }
   bool is_land(ProvinceId p) const { return type(p) == ProvinceType::kLand; }
   bool is_coastal(ProvinceId p) const { return type(p) == ProvinceType::kCoast; }
+  const ProvinceSet& coastal_provinces() const { return coastal_; }
   bool is_supply_centre(ProvinceId p) const { return centres_.test(p); }
   const ProvinceSet& supply_centres() const { return centres_; }
   int num_supply_centres() const { return static_cast<int>(centres_.count()); }
@@ -140,7 +141,7 @@ class Map {
   std::vector<ProvinceId> loc_province_;
   std::vector<Coast> loc_coast_;
   std::array<std::array<LocationId, kNumCoasts>, kMaxProvinces> coast_loc_{};
-  ProvinceSet centres_;
+  ProvinceSet centres_, coastal_;
   std::array<ProvinceSet, kMaxPowers> homes_{};
   std::array<ProvinceSet, kMaxProvinces> army_{};
   std::array<LocationSet, kMaxLocations> fleet_{};

@@ -340,6 +340,14 @@ bool convoy_path_exists(const Map& map, const State& s, ProvinceId from, Provinc
   return false;
 }
 
+bool convoy_order_possible(const Map& map, const State& s, ProvinceId fleet, ProvinceId from,
+                           ProvinceId to) {
+  return for_each_minimal_convoy_route(
+      map, s, from, [&](std::span<const ProvinceId> route, const ProvinceSet& reached) {
+        return reached.test(to) && std::find(route.begin(), route.end(), fleet) != route.end();
+      });
+}
+
 namespace {
 
 // The unit `power` orders at `loc` (its province), completing the order's unit type.
@@ -555,6 +563,9 @@ Result<Order> check_order(const Map& map, const State& s, PowerId power, const O
       if (!map.is_coastal(q)) return fail("an army in {} cannot be convoyed", map.abbr(q));
       if (!map.is_coastal(t)) return fail("an army cannot be convoyed to {}", map.abbr(t));
       if (t == q) return fail("the convoyed army cannot move to its own province");
+      if (!convoy_order_possible(map, s, p, q, t))
+        return fail("no convoy route of the fleets now at sea from {} to {} needs the fleet in {}",
+                    map.abbr(q), map.abbr(t), map.abbr(p));
       o.target = map.location(t);
       return o;
     }

@@ -179,6 +179,24 @@ TEST(DiplomacyAdjudicator, SwapByConvoy) {
   EXPECT_TRUE(unit_at(c.result.next, "nwy", kRus));
 }
 
+// The convoy case the cross-check with the python `diplomacy` package found (issue 28). A
+// convoy order no route of the fleets now at sea needs is illegal (DATC 6.G.19, 6.D.32), so it
+// shows no intent to convoy and the army goes by land, as the package also adjudicates.
+TEST(DiplomacyAdjudicator, AConvoyNoRouteOfTheFleetsAtSeaNeedsShowsNoIntent) {
+  auto alone = run_case({"England: A lvp - wal", "England: F nao C A lvp - wal"});
+  EXPECT_TRUE(alone.result.succeeded[0]);
+  EXPECT_TRUE(unit_at(alone.result.next, "wal", kEng));
+  // With a fleet in the Irish Sea the only minimal route is lvp-iri-wal: still not via nao.
+  auto iri = run_case({"England: A lvp - wal", "England: F nao C A lvp - wal"}, {"England: F iri"});
+  EXPECT_TRUE(iri.result.succeeded[0]);
+  // nao-mao-eng is a minimal route, so the convoy order is legal and states the intent; the
+  // fleets in mao and eng do not convoy, and the 2023 rules give no land fallback (6.G.8).
+  auto route = run_case({"England: A lvp - wal", "England: F nao C A lvp - wal"},
+                        {"England: F mao", "England: F eng"});
+  EXPECT_FALSE(route.result.succeeded[0]);
+  EXPECT_TRUE(unit_at(route.result.next, "lvp", kEng));
+}
+
 // "The Math of Adjudication", figure 9: a circular movement with a support in it.
 TEST(DiplomacyAdjudicator, MathOfAdjudicationFigure9) {
   auto c = run_case({"England: F nwg - nth", "Germany: F ska S F nth - nwy", "Germany: F nth - nwy",

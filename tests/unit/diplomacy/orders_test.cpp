@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/rng.hpp"
 #include "games/diplomacy/orders.hpp"
 
 namespace kibitz::diplomacy {
@@ -308,10 +309,91 @@ TEST(DiplomacyValidation, CoastsAndConvoys) {
   EXPECT_EQ(check(s, "England", "F NTH C A PAR - BUR"), "an army in par cannot be convoyed");
   EXPECT_EQ(check(s, "England", "F GAS C A BRE - SPA"), "only fleets at sea can convoy");
   EXPECT_EQ(check(s, "England", "F NTH - NWY VIA"), "only armies can be convoyed");
+  // 6.G.19's reading: a convoy is legal only for a fleet on a minimal route of the fleets at
+  // sea. lon-nth-nwy needs no eng (eng-nth would leave eng out); tun-wes-mao-eng-lon is
+  // minimal; lyo lies on no route from tun to lon.
+  EXPECT_EQ(check(s, "England", "F ENG C A LON - NWY"),
+            "no convoy route of the fleets now at sea from lon to nwy needs the fleet in eng");
+  EXPECT_EQ(check(s, "England", "F MAO C A TUN - LON"), "ok: F MAO C A TUN - LON");
+  EXPECT_EQ(check(s, "England", "F LYO C A TUN - LON"),
+            "no convoy route of the fleets now at sea from tun to lon needs the fleet in lyo");
   EXPECT_TRUE(convoy_path_exists(om(), s, *om().find_province("lon"), *om().find_province("nwy")));
   EXPECT_FALSE(convoy_path_exists(om(), s, *om().find_province("lon"), *om().find_province("par")));
   EXPECT_FALSE(convoy_path_exists(om(), initial_state(om()), *om().find_province("lon"),
                                   *om().find_province("nwy")));
+}
+
+// convoy_order_possible() against the definition by subsets: a set of fleet-occupied seas is a
+// minimal convoy (DATC 6.G.19) when its seas connect the army's coast to the destination and
+// no set with one sea fewer does; a fleet may convoy when it is in such a set.
+TEST(DiplomacyValidation, ConvoyOrdersFollowMinimalRoutesByBruteForce) {
+  const Map& m = om();
+  std::vector<ProvinceId> seas, coasts;
+  for (int p = 0; p < m.num_provinces(); ++p) {
+    if (m.is_sea(static_cast<ProvinceId>(p))) seas.push_back(static_cast<ProvinceId>(p));
+    if (m.is_coastal(static_cast<ProvinceId>(p))) coasts.push_back(static_cast<ProvinceId>(p));
+  }
+  Rng rng(28);
+  int legal = 0, refused_with_a_path = 0;
+  for (int iter = 0; iter < 120; ++iter) {
+    State s;
+    s.phase = Phase{Season::kSpring, PhaseType::kMovement, 1901};
+    std::vector<ProvinceId> fleets;
+    const int k = 1 + static_cast<int>(rng.below(7));
+    while (static_cast<int>(fleets.size()) < k) {
+      const ProvinceId q = seas[rng.below(seas.size())];
+      if (s.units[q].exists()) continue;
+      s.place(Unit{UnitType::kFleet, static_cast<PowerId>(rng.below(7)), m.location(q)}, m);
+      fleets.push_back(q);
+    }
+    // Fleets on coasts never convoy.
+    for (int j = 0; j < 3; ++j) {
+      const ProvinceId q = coasts[rng.below(coasts.size())];
+      if (!s.units[q].exists() && !m.has_coasts(q))
+        s.place(Unit{UnitType::kFleet, 0, m.location(q)}, m);
+    }
+    const unsigned full = (1u << k) - 1;
+    for (const ProvinceId from : coasts)
+      for (const ProvinceId to : coasts) {
+        if (from == to) continue;
+        const auto connects = [&](unsigned set) {
+          unsigned seen = 0, frontier = 0;
+          for (int i = 0; i < k; ++i)
+            if ((set >> i & 1) && m.fleet_reaches(fleets[i], from)) frontier |= 1u << i;
+          while (frontier != 0) {
+            seen |= frontier;
+            unsigned next = 0;
+            for (int i = 0; i < k; ++i) {
+              if (!(frontier >> i & 1)) continue;
+              if (m.fleet_reaches(fleets[i], to)) return true;
+              for (int j = 0; j < k; ++j)
+                if ((set >> j & 1) && !(seen >> j & 1) && m.fleet_reaches(fleets[i], fleets[j]))
+                  next |= 1u << j;
+            }
+            frontier = next;
+          }
+          return false;
+        };
+        unsigned may = 0;
+        for (unsigned set = 1; set <= full; ++set) {
+          if (!connects(set)) continue;
+          bool minimal = true;
+          for (int i = 0; i < k && minimal; ++i)
+            if (set >> i & 1) minimal = !connects(set & ~(1u << i));
+          if (minimal) may |= set;
+        }
+        for (int i = 0; i < k; ++i) {
+          const bool expected = may >> i & 1;
+          ASSERT_EQ(convoy_order_possible(m, s, fleets[i], from, to), expected)
+              << m.abbr(fleets[i]) << " convoying " << m.abbr(from) << " - " << m.abbr(to)
+              << " with " << k << " fleets";
+          legal += expected;
+          refused_with_a_path += !expected && connects(full);
+        }
+      }
+  }
+  EXPECT_GT(legal, 1000);
+  EXPECT_GT(refused_with_a_path, 200);
 }
 
 TEST(DiplomacyValidation, RetreatPhaseReasons) {
