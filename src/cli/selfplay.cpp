@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "games/chess/epd.hpp"
 #include "games/chess/notation.hpp"
 #include "games/chess/pgn.hpp"
+#include "games/chess/training_data.hpp"
 #include "search/common/score.hpp"
 
 namespace kibitz::cli {
@@ -48,7 +50,15 @@ struct SelfplayArgs {
   double score_weight = 0.0;
   double score_k = 2.4;
   bool hash_set = false;  // --hash given (the other games keep their engine's table otherwise)
+  // chess: "text" (FEN | label lines), "binary" (training_data.hpp, appended, score and result
+  // kept apart) or "auto" (binary when --out ends in .kbd).
+  std::string format = "auto";
 };
+
+bool binary_output(const SelfplayArgs& a) {
+  return a.format == "binary" ||
+         (a.format == "auto" && a.out.size() > 4 && a.out.ends_with(".kbd"));
+}
 
 constexpr std::uint64_t kChessNodes = 5000;
 // A game longer than this many engine moves is cut (written with the returns of the
@@ -63,8 +73,19 @@ int run_chess_selfplay(const SelfplayArgs& a) {
     for (const auto& r : *records) book.push_back(r.position);
     if (book.empty()) return report_error(fmt::format("{}: no positions", a.openings));
   }
-  std::ofstream out(a.out);
-  if (!out) return report_error(fmt::format("cannot write '{}'", a.out));
+  const bool binary = binary_output(a);
+  if (binary && a.score_weight != 0.0)
+    return report_error("selfplay: --score-weight is for text output (binary keeps both)", 2);
+  std::ofstream out;
+  std::optional<chess::TrainingDataWriter> writer;
+  if (binary) {
+    auto w = chess::TrainingDataWriter::open(a.out);
+    if (!w) return report_error(w.error().message);
+    writer.emplace(std::move(*w));
+  } else {
+    out.open(a.out);
+    if (!out) return report_error(fmt::format("cannot write '{}'", a.out));
+  }
   std::ofstream pgn_out;
   if (!a.pgn.empty()) {
     pgn_out.open(a.pgn);
@@ -93,8 +114,9 @@ int run_chess_selfplay(const SelfplayArgs& a) {
       pos.apply(m);
     }
     engine->new_game();
-    std::vector<std::pair<std::string, double>> sampled;  // FEN, white's search expectation
-    double result = 0.5;                                  // white's view
+    std::vector<std::pair<std::string, double>> sampled;       // FEN, white's search expectation
+    std::vector<std::pair<chess::Position, int>> sampled_bin;  // position, white's score
+    double result = 0.5;                                       // white's view
     int decisive_streak = 0, ply = 0;
     std::string text = game.start.fen() + " moves";
     for (const chess::Move m : game.moves) text += " " + chess::to_uci(m);
@@ -121,9 +143,13 @@ int run_chess_selfplay(const SelfplayArgs& a) {
           if (!m) break;
           leaf.apply(*m);
         }
-        if (!leaf.in_check() && !leaf.is_terminal())
-          sampled.emplace_back(leaf.fen(),
-                               1.0 / (1.0 + std::exp(-a.score_k * white_score / 400.0)));
+        if (!leaf.in_check() && !leaf.is_terminal()) {
+          if (binary)
+            sampled_bin.emplace_back(leaf, white_score);
+          else
+            sampled.emplace_back(leaf.fen(),
+                                 1.0 / (1.0 + std::exp(-a.score_k * white_score / 400.0)));
+        }
       }
       game.moves.push_back(*best);
       pos.apply(*best);
@@ -140,6 +166,13 @@ int run_chess_selfplay(const SelfplayArgs& a) {
           << fmt::format("{:.3f}", (1 - a.score_weight) * result + a.score_weight * expected)
           << '\n';
     written += sampled.size();
+    if (writer) {
+      const int white_result = result == 1.0 ? 1 : result == 0.0 ? -1 : 0;
+      for (const auto& [leaf, score] : sampled_bin)
+        writer->add(chess::pack_training_record(leaf, score, white_result));
+      if (auto ok = writer->flush(); !ok) return report_error(ok.error().message);
+      written += sampled_bin.size();
+    }
     if (pgn_out) {
       game.result = result == 1.0 ? "1-0" : result == 0.0 ? "0-1" : "1/2-1/2";
       game.tags.emplace_back("Event", "kibitz selfplay");
@@ -245,6 +278,11 @@ Runner add_selfplay(CLI::App& root, const Registry& registry) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--out,-o", a->out, "positions file to write")->required();
   cmd->add_option("--pgn", a->pgn, "chess: also write the games as PGN");
+  cmd->add_option("--format", a->format,
+                  "chess: text (FEN | label), binary (appends training records: the search "
+                  "score and the result) or auto (binary for a .kbd file)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "text", "binary"}));
   cmd->add_option("--hash", a->hash_mb, "transposition table MB")
       ->capture_default_str()
       ->each([a](const std::string&) { a->hash_set = true; });
@@ -260,6 +298,8 @@ Runner add_selfplay(CLI::App& root, const Registry& registry) {
       "Examples:\n"
       "  kibitz selfplay --games 200 --nodes 5000 --openings "
       "../shared/data/chess/openings/2moves_v1.epd --out selfplay.txt\n"
+      "  kibitz selfplay --games 1000 --nodes 5000 --seed 7 --openings "
+      "../shared/data/chess/openings/2moves_v1.epd --out train.kbd\n"
       "  kibitz selfplay --game gomoku --movetime 100 --random-plies 4 --games 50 --out "
       "gomoku.txt\n"
       "  kibitz selfplay --game go --start 9 --nodes 400 --games 10 --out go9.txt");
