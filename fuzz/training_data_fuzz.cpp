@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto stats = kibitz::chess::read_training_data(
-      std::span(data, size), [](const kibitz::chess::TrainingRecord& r) {
+      std::span(data, size), [](const kibitz::chess::TrainingRecord& r, std::size_t) {
         const auto s = kibitz::chess::unpack_training_record(r);
         kibitz::fuzz::require_one_line_error(s);
         if (s) (void)s->fen();

@@ -42,8 +42,9 @@ Result<void> apply_search_options(engine::BenchRequest& a) {
 
 int bench_go(const engine::BenchRequest& request) {
   auto a = request;
-  if (a.pipeline || a.plain || !a.disable.empty())
-    return report_error("--pipeline, --plain and --disable are for the alpha-beta games", 2);
+  if (a.pipeline || a.plain || !a.disable.empty() || !a.engine_options.empty())
+    return report_error("--pipeline, --plain, --disable and --option are for the alpha-beta games",
+                        2);
   if (a.options.playouts == 0) a.options.playouts = kGoBenchPlayouts;
   if (a.go_playouts == "learned") go::PlayoutModel::set_active(&go::PlayoutModel::builtin());
   Progress progress("bench", engine::go_bench_positions().size());
@@ -73,6 +74,8 @@ int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
   if (auto ok = apply_search_options(a); !ok) return report_error(ok.error().message, 2);
   if (a.pipeline && (!gomoku || a.options.movetime_ms <= 0))
     return report_error("--pipeline needs --game gomoku and --movetime", 2);
+  if (gomoku && !a.engine_options.empty())
+    return report_error("--option is for chess (gomoku: --disable, --pipeline)", 2);
   if (a.options.depth == 0) a.options.depth = gomoku ? kGomokuBenchDepth : kChessBenchDepth;
   std::unique_ptr<engine::AnyEngine> e;
   if (gomoku) {
@@ -89,8 +92,14 @@ int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
       settings.emplace_back(name, *a.options.search.get(name) ? "true" : "false");
     // A fixed time is the position's own: nothing kept back for a GUI's overhead.
     if (a.options.movetime_ms > 0) settings.emplace_back("Move Overhead", "0");
+    for (const auto& word : a.engine_options) {
+      auto kv = engine::parse_option_word(word);
+      if (!kv) return report_error(kv.error().message, 2);
+      settings.push_back(*kv);
+    }
     if (auto ok = e->set_options(settings); !ok) return report_error(ok.error().message, 2);
   }
+
   engine::EngineLimits limits;
   if (a.options.movetime_ms > 0)
     limits.movetime_ms = a.options.movetime_ms;
@@ -181,6 +190,8 @@ Runner add_bench(CLI::App& root, const Registry& registry) {
   cmd->add_option("--threads,-t", a->request.options.threads, "search threads (Lazy SMP)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--option", a->request.engine_options,
+                  "chess: an engine option as NAME=VALUE (repeatable), e.g. EvalFile=net.nnue");
   cmd->add_option(
          "--disable", a->request.disable,
          "switch techniques off (ablation): tt_cutoffs tt_move mvv_lva killers history "
@@ -197,6 +208,7 @@ Runner add_bench(CLI::App& root, const Registry& registry) {
       "Examples:\n"
       "  kibitz bench\n"
       "  kibitz bench --depth 9 --disable null_move,lmr --verbose\n"
+      "  kibitz bench --option EvalFile=kibitz.nnue   # the network's speed\n"
       "  kibitz bench --movetime 1000 --verbose\n"
       "  kibitz bench --game gomoku\n"
       "  kibitz bench --game gomoku --movetime 450 --verbose\n"

@@ -24,6 +24,7 @@ Runner add_demo(CLI::App& root, const Registry& registry);
 Runner add_games(CLI::App& root, const Registry& registry);
 Runner add_perft(CLI::App& root);
 Runner add_tune(CLI::App& root);
+Runner add_train_nnue(CLI::App& root);
 Runner add_uci(CLI::App& root);
 Runner add_bench(CLI::App& root, const Registry& registry);
 Runner add_selfplay(CLI::App& root, const Registry& registry);

@@ -33,6 +33,8 @@ Runner add_games(CLI::App& root, const Registry& registry) {
             : o.type == T::kButton ? std::string("button")
             : o.type == T::kReal
                 ? fmt::format("real default {} ({} to {})", o.real, o.real_min, o.real_max)
+            : o.type == T::kString
+                ? fmt::format("text default '{}'", o.text)
                 : fmt::format("int default {} ({} to {})", o.value, o.min, o.max);
         fmt::print("    option {:<18} {}  {}\n", o.name, kind, o.help);
       }

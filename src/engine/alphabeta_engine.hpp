@@ -14,6 +14,7 @@
 
 #include "core/time_manager.hpp"
 #include "search/alphabeta/alphabeta.hpp"
+#include "search/alphabeta/evaluator.hpp"
 
 namespace kibitz::engine {
 
@@ -27,7 +28,8 @@ struct GoParams {
   bool ponder = false;              // no clock until start_clock (ponderhit), or stop
 };
 
-template <class G>
+// E: the leaf evaluator (search/alphabeta/evaluator.hpp); the game's own evaluate() by default.
+template <class G, class E = search::GameEval<G>>
 class AlphaBetaEngine {
  public:
   using Move = typename G::Move;
@@ -47,6 +49,9 @@ class AlphaBetaEngine {
   void new_game();  // clears the table, killers and history
   void set_options(const search::SearchOptions& options);
   const search::SearchOptions& options() const { return options_; }
+  // A new evaluator for the searches from now on (every thread's copy is replaced; the
+  // history tables and the transposition table, which keeps static values, start afresh).
+  void set_evaluator(const E& eval);
   void set_move_overhead_ms(TimeBudget::Millis ms) { move_overhead_ms_ = ms; }
   TimeBudget::Millis move_overhead_ms() const { return move_overhead_ms_; }
 
@@ -72,7 +77,7 @@ class AlphaBetaEngine {
 
   search::TranspositionTable tt_;
   search::SearchOptions options_;
-  search::ParallelSearch<G> search_;
+  search::ParallelSearch<G, E> search_;
   TimeBudget budget_;
   TimeBudget::Millis move_overhead_ms_ = 30;
   std::size_t root_moves_ = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// Bodies of AlphaBetaEngine<G>; included where a game is instantiated.
+// Bodies of AlphaBetaEngine<G, E>; included where a game is instantiated.
 #include <algorithm>
 
 #include "engine/alphabeta_engine.hpp"
@@ -7,49 +7,57 @@
 
 namespace kibitz::engine {
 
-template <class G>
-AlphaBetaEngine<G>::AlphaBetaEngine(std::size_t hash_mb) : tt_(hash_mb), search_(tt_, options_) {}
+template <class G, class E>
+AlphaBetaEngine<G, E>::AlphaBetaEngine(std::size_t hash_mb)
+    : tt_(hash_mb), search_(tt_, options_) {}
 
-template <class G>
-AlphaBetaEngine<G>::~AlphaBetaEngine() {
+template <class G, class E>
+AlphaBetaEngine<G, E>::~AlphaBetaEngine() {
   stop();
   wait();
 }
 
-template <class G>
-void AlphaBetaEngine<G>::set_hash_mb(std::size_t mb) {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::set_hash_mb(std::size_t mb) {
   wait();
   tt_.resize(mb);
 }
 
-template <class G>
-void AlphaBetaEngine<G>::clear_hash() {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::clear_hash() {
   wait();
   tt_.clear();
 }
 
-template <class G>
-void AlphaBetaEngine<G>::new_game() {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::new_game() {
   wait();
   tt_.clear();
   search_.clear();
 }
 
-template <class G>
-void AlphaBetaEngine<G>::set_options(const search::SearchOptions& options) {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::set_options(const search::SearchOptions& options) {
   wait();
   options_ = options;
   search_.set_options(options_);
 }
 
-template <class G>
-bool AlphaBetaEngine<G>::searching() const {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::set_evaluator(const E& eval) {
+  wait();
+  tt_.clear();  // its entries keep static values of the old evaluator
+  search_.set_evaluator(eval);
+}
+
+template <class G, class E>
+bool AlphaBetaEngine<G, E>::searching() const {
   std::lock_guard lock(mutex_);
   return running_;
 }
 
-template <class G>
-ClockAllocation AlphaBetaEngine<G>::allocation(const GoParams& params) const {
+template <class G, class E>
+ClockAllocation AlphaBetaEngine<G, E>::allocation(const GoParams& params) const {
   using Millis = TimeBudget::Millis;
   Millis soft = TimeBudget::kUnlimited, hard = TimeBudget::kUnlimited;
   if (params.time_left >= 0) {
@@ -73,8 +81,8 @@ ClockAllocation AlphaBetaEngine<G>::allocation(const GoParams& params) const {
   return {soft, hard};
 }
 
-template <class G>
-void AlphaBetaEngine<G>::configure_budget(const G& root, const GoParams& params) {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::configure_budget(const G& root, const GoParams& params) {
   MoveList<G> moves;
   root_moves_ = root.legal_moves(moves);
   const ClockAllocation a = allocation(params);
@@ -84,19 +92,18 @@ void AlphaBetaEngine<G>::configure_budget(const G& root, const GoParams& params)
     budget_.start(a.soft_ms, a.hard_ms);
 }
 
-template <class G>
-typename AlphaBetaEngine<G>::Result AlphaBetaEngine<G>::search(const G& root,
-                                                               const GoParams& params,
-                                                               std::span<const Move> searchmoves,
-                                                               const InfoCallback* on_info) {
+template <class G, class E>
+typename AlphaBetaEngine<G, E>::Result AlphaBetaEngine<G, E>::search(
+    const G& root, const GoParams& params, std::span<const Move> searchmoves,
+    const InfoCallback* on_info) {
   wait();
   configure_budget(root, params);
   return search_.run(root, params.limits, budget_, searchmoves, on_info);
 }
 
-template <class G>
-void AlphaBetaEngine<G>::go(const G& root, const GoParams& params, std::vector<Move> searchmoves,
-                            InfoCallback on_info, DoneCallback on_done) {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::go(const G& root, const GoParams& params, std::vector<Move> searchmoves,
+                               InfoCallback on_info, DoneCallback on_done) {
   stop();
   wait();
   {
@@ -120,8 +127,8 @@ void AlphaBetaEngine<G>::go(const G& root, const GoParams& params, std::vector<M
   });
 }
 
-template <class G>
-void AlphaBetaEngine<G>::stop() {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::stop() {
   {
     std::lock_guard lock(mutex_);
     if (!running_) return;
@@ -131,14 +138,14 @@ void AlphaBetaEngine<G>::stop() {
   cv_.notify_all();
 }
 
-template <class G>
-void AlphaBetaEngine<G>::start_clock(const GoParams& params) {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::start_clock(const GoParams& params) {
   const ClockAllocation a = allocation(params);
   budget_.retarget(a.soft_ms, a.hard_ms);
 }
 
-template <class G>
-void AlphaBetaEngine<G>::wait() {
+template <class G, class E>
+void AlphaBetaEngine<G, E>::wait() {
   if (thread_.joinable()) thread_.join();
 }
 

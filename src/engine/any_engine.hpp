@@ -111,8 +111,9 @@ struct EngineReport {
 // An option the engine takes, declared once: `kibitz` reads it from the command line, match
 // player specs (option.NAME=VALUE) and protocols' setoption alike.
 struct EngineOption {
-  // A button does something when set (any value); a real is a number with a fraction.
-  enum class Type { kInt, kBool, kButton, kReal };
+  // A button does something when set (any value); a real is a number with a fraction; a
+  // string is any text (a file name).
+  enum class Type { kInt, kBool, kButton, kReal, kString };
   EngineOption() = default;
   EngineOption(std::string name_, Type type_, std::int64_t value_, std::int64_t min_,
                std::int64_t max_, std::string help_)
@@ -124,6 +125,7 @@ struct EngineOption {
         help(std::move(help_)) {}
   static EngineOption real_option(std::string name, double value, double min, double max,
                                   std::string help);
+  static EngineOption text_option(std::string name, std::string value, std::string help);
 
   std::string name;
   Type type = Type::kInt;
@@ -131,6 +133,7 @@ struct EngineOption {
   std::int64_t min = 0, max = 0;
   std::string help;
   double real = 0, real_min = 0, real_max = 0;  // kReal's value and range
+  std::string text;                             // kString's value
 };
 // "name=value" checked against the declarations: the option's new value, or a one-line error.
 Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value);
@@ -200,6 +203,7 @@ inline constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
 //   void arm()                                           before each search: forget a stop
 //   void new_game();  std::vector<EngineOption> options();  Result<void> set(name, value)
 //   Result<void> set_real(name, value)                   where it declares a kReal option
+//   Result<void> set_text(name, value)                   where it declares a kString option
 //   optionally void ponderhit(): any thread, during a search started with limits.ponder
 template <class A>
 class EngineRunner final : public AnyEngine {
@@ -225,6 +229,13 @@ class EngineRunner final : public AnyEngine {
             if (auto ok = adapter_.set_real(o.name, *v); !ok) return ok;
           }
           o.real = *v;
+          return {};
+        }
+        if (o.type == EngineOption::Type::kString) {
+          if constexpr (requires { adapter_.set_text(o.name, std::string(value)); }) {
+            if (auto ok = adapter_.set_text(o.name, std::string(value)); !ok) return ok;
+          }
+          o.text = value;
           return {};
         }
         auto v = parse_option_value(o, value);

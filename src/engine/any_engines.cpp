@@ -29,7 +29,7 @@
 namespace kibitz::engine {
 
 Result<std::int64_t> parse_option_value(const EngineOption& o, std::string_view value) {
-  if (o.type == EngineOption::Type::kButton) return 1;
+  if (o.type == EngineOption::Type::kButton || o.type == EngineOption::Type::kString) return 1;
   if (o.type == EngineOption::Type::kBool) {
     if (value == "true" || value == "1") return 1;
     if (value == "false" || value == "0") return 0;
@@ -50,6 +50,12 @@ EngineOption EngineOption::real_option(std::string name, double value, double mi
   o.real = value;
   o.real_min = min;
   o.real_max = max;
+  return o;
+}
+
+EngineOption EngineOption::text_option(std::string name, std::string value, std::string help) {
+  EngineOption o(std::move(name), Type::kString, 0, 0, 0, std::move(help));
+  o.text = std::move(value);
   return o;
 }
 
@@ -142,7 +148,11 @@ class ChessAdapter {
          "ms kept back from the clock for each move"},
         {"Clear Hash", EngineOption::Type::kButton, 0, 0, 1, "empties the table"},
         {"Ponder", EngineOption::Type::kBool, 0, 0, 1,
-         "the controller may let the engine think on the opponent's time"}};
+         "the controller may let the engine think on the opponent's time"},
+        EngineOption::text_option("EvalFile", "",
+                                  "a network file (kibitz train-nnue); empty or <empty>: none"),
+        {"UseNNUE", EngineOption::Type::kBool, use_nnue_ ? 1 : 0, 0, 1,
+         "evaluate with EvalFile's network (else the hand-written evaluation)"}};
     for (const auto name : search::SearchOptions::technique_names())
       o.push_back({std::string(name), EngineOption::Type::kBool,
                    *engine_.options().get(name) ? 1 : 0, 0, 1, "a search technique"});
@@ -164,12 +174,35 @@ class ChessAdapter {
     } else if (name == "Threads") {
       o.threads = static_cast<int>(v);
       engine_.set_options(o);
+    } else if (name == "UseNNUE") {
+      use_nnue_ = v != 0;
+      apply_evaluator();
     } else if (o.set(name, v != 0)) {
       engine_.set_options(o);
     }
     return {};
   }
+  // EvalFile: a refused file leaves no network (the hand-written evaluation runs), and says why.
+  Result<void> set_text(std::string_view name, const std::string& value) {
+    if (name != "EvalFile") return {};
+    network_.reset();
+    Result<void> outcome;
+    if (!value.empty() && value != "<empty>") {
+      auto net = chess::nnue::Network::load(value);
+      if (net)
+        network_ = std::make_shared<const chess::nnue::Network>(std::move(*net));
+      else
+        outcome = tl::unexpected(Error{
+            fmt::format("EvalFile: {} (the hand-written evaluation runs)", net.error().message)});
+    }
+    apply_evaluator();
+    return outcome;
+  }
   void new_game() { engine_.new_game(); }
+  void apply_evaluator() {
+    engine_.set_evaluator(use_nnue_ && network_ ? chess::nnue::SearchEval(network_)
+                                                : chess::nnue::SearchEval());
+  }
   void stop() {
     latch_.set();
     engine_.stop_search();
@@ -248,6 +281,8 @@ class ChessAdapter {
 
  private:
   ChessEngine engine_{16};
+  std::shared_ptr<const chess::nnue::Network> network_;
+  bool use_nnue_ = true;  // used as soon as an EvalFile is given
   StopLatch latch_;
   std::mutex ponder_mutex_;
   GoParams params_;         // the running search's, as ponderhit's clock reads them

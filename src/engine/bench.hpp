@@ -29,7 +29,8 @@ struct BenchRequest {
   bool plain = false;     // the plain baseline search
   std::vector<std::string> disable;  // techniques switched off
   bool verbose = false;
-  std::string go_playouts = "rules";  // Go: the playout policy
+  std::string go_playouts = "rules";        // Go: the playout policy
+  std::vector<std::string> engine_options;  // chess: NAME=VALUE words, set after the others
 };
 struct BenchPosition {
   std::string position;  // FEN (chess) or the moves played (gomoku)

@@ -8,13 +8,13 @@
 #include "games/chess/notation.hpp"
 
 namespace kibitz::search {
-template class AlphaBeta<chess::Position>;
-template class ParallelSearch<chess::Position>;
+template class AlphaBeta<chess::Position, chess::nnue::SearchEval>;
+template class ParallelSearch<chess::Position, chess::nnue::SearchEval>;
 }  // namespace kibitz::search
 
 namespace kibitz::engine {
 
-template class AlphaBetaEngine<chess::Position>;
+template class AlphaBetaEngine<chess::Position, chess::nnue::SearchEval>;
 
 std::vector<std::string_view> chess_bench_fens() {
   // Opening, middlegame, tactical and endgame positions (the standard perft positions and

@@ -913,10 +913,12 @@ PYBIND11_MODULE(_kibitz, m) {
             for (const auto& o : e.get().options()) {
               py::dict d;
               d["name"] = o.name;
-              const char* types[] = {"int", "bool", "button", "real"};
+              const char* types[] = {"int", "bool", "button", "real", "string"};
               d["type"] = types[static_cast<int>(o.type)];
               if (o.type == kibitz::engine::EngineOption::Type::kReal) {
                 d["default"] = o.real, d["min"] = o.real_min, d["max"] = o.real_max;
+              } else if (o.type == kibitz::engine::EngineOption::Type::kString) {
+                d["default"] = o.text;
               } else {
                 d["default"] = o.value, d["min"] = o.min, d["max"] = o.max;
               }

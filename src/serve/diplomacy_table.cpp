@@ -18,8 +18,6 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-RequestError bad(std::string message) { return {400, std::move(message)}; }
-
 std::string order_text(const dip::Map& map, dip::Order o) {
   o.power = dip::kNoPower;  // no "England: " prefix: the page groups orders by power
   return dip::format_order(map, o);
@@ -178,23 +176,25 @@ Reply<std::string> DiplomacyTable::submit(const std::vector<std::string>& texts)
         RequestError{409, fmt::format("{} has nothing to order in {}", power_name(map_, power_),
                                       dip::phase_code(state_.phase))});
   if (texts.size() > static_cast<std::size_t>(map_.num_provinces()))
-    return tl::unexpected(bad("too many orders"));
+    return tl::unexpected(bad_request("too many orders"));
   std::vector<dip::Order> orders;
   dip::ProvinceSet ordered;
   for (const std::string& text : texts) {
     auto o = dip::parse_order(map_, text, state_.phase.type);
-    if (!o) return tl::unexpected(bad(fmt::format("order '{}': {}", text, o.error().message)));
+    if (!o)
+      return tl::unexpected(bad_request(fmt::format("order '{}': {}", text, o.error().message)));
     if (o->power != dip::kNoPower && o->power != power_)
       return tl::unexpected(
-          bad(fmt::format("order '{}': you play {}", text, power_name(map_, power_))));
+          bad_request(fmt::format("order '{}': you play {}", text, power_name(map_, power_))));
     auto checked = dip::check_order(map_, state_, power_, *o);
     if (!checked)
-      return tl::unexpected(bad(fmt::format("order '{}': {}", text, checked.error().message)));
+      return tl::unexpected(
+          bad_request(fmt::format("order '{}': {}", text, checked.error().message)));
     if (checked->location != dip::kNoLocation) {
       const dip::ProvinceId p = map_.province_of(checked->location);
       if (ordered.test(p))
         return tl::unexpected(
-            bad(fmt::format("order '{}': a second order for {}", text, map_.abbr(p))));
+            bad_request(fmt::format("order '{}': a second order for {}", text, map_.abbr(p))));
       ordered.set(p);
     }
     checked->power = power_;
@@ -428,16 +428,18 @@ Reply<std::shared_ptr<DiplomacyTable>> DiplomacyStore::create(const DiplomacyReq
     std::string known;
     for (int p = 0; p < map.num_powers(); ++p)
       known += fmt::format("{}{}", p ? ", " : "", map.power_name(static_cast<dip::PowerId>(p)));
-    return tl::unexpected(bad(fmt::format("'power': '{}' is not one of {}", request.power, known)));
+    return tl::unexpected(
+        bad_request(fmt::format("'power': '{}' is not one of {}", request.power, known)));
   }
   if (!dip::make_search_bot(request.bots, map))
     return tl::unexpected(
-        bad(fmt::format("'bots': '{}' is not rm, heuristic or random", request.bots)));
+        bad_request(fmt::format("'bots': '{}' is not rm, heuristic or random", request.bots)));
   if (request.movetime_ms < 10 || request.movetime_ms > limits_.max_movetime_ms)
     return tl::unexpected(
-        bad(fmt::format("'movetime_ms': from 10 to {}", limits_.max_movetime_ms)));
+        bad_request(fmt::format("'movetime_ms': from 10 to {}", limits_.max_movetime_ms)));
   if (request.max_year < map.start_year() || request.max_year > 2100)
-    return tl::unexpected(bad(fmt::format("'max_year': from {} to 2100", map.start_year())));
+    return tl::unexpected(
+        bad_request(fmt::format("'max_year': from {} to 2100", map.start_year())));
   std::vector<std::shared_ptr<DiplomacyTable>> evicted;  // destroyed after the lock
   std::lock_guard lock(mu_);
   // Room: the least recently used idle table goes; when every table is busy, none is made.

@@ -17,8 +17,6 @@ constexpr std::int64_t kDefaultMovetimeMs = 1000;
 constexpr std::int64_t kReportEveryMs = 200;
 constexpr int kHashMb = 16;
 
-RequestError bad(std::string message) { return {400, std::move(message)}; }
-
 json report_json(const engine::EngineReport& r) {
   json j = {{"move", r.move},
             {"pv", r.pv},
@@ -175,7 +173,7 @@ Reply<std::string> Session::move(const std::string& text) {
         RequestError{409, fmt::format("the game is over: player {}'s time ran out", f)});
   std::string before = state_->serialize();
   const int mover = state_->current_player();
-  if (auto ok = state_->apply(text); !ok) return tl::unexpected(bad(ok.error().message));
+  if (auto ok = state_->apply(text); !ok) return tl::unexpected(bad_request(ok.error().message));
   charge_locked(mover);
   undo_.push_back(std::move(before));
   ++generation_;
@@ -188,7 +186,7 @@ Reply<std::string> Session::undo(int plies) {
   if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking (stop it first)"});
   if (plies < 1 || static_cast<std::size_t>(plies) > undo_.size())
     return tl::unexpected(
-        bad(fmt::format("undo: {} moves made here, not {}", undo_.size(), plies)));
+        bad_request(fmt::format("undo: {} moves made here, not {}", undo_.size(), plies)));
   if (const int f = flag(); f >= 0)
     return tl::unexpected(
         RequestError{409, fmt::format("the game is over: player {}'s time ran out", f)});
@@ -208,13 +206,13 @@ Reply<std::string> Session::undo(int plies) {
 
 Reply<std::string> Session::think(const ThinkRequest& request) {
   std::unique_lock lock(mu_);
-  if (!game_.engine) return tl::unexpected(bad(game_.name + " has no engine"));
+  if (!game_.engine) return tl::unexpected(bad_request(game_.name + " has no engine"));
   if (thinking_) return tl::unexpected(RequestError{409, "the engine is thinking already"});
-  if (state_->is_terminal() || flag() >= 0) return tl::unexpected(bad("the game is over"));
+  if (state_->is_terminal() || flag() >= 0) return tl::unexpected(bad_request("the game is over"));
   const auto cap = store_.limits().max_movetime_ms;
   if (request.movetime_ms < 0 || request.movetime_ms > cap)
-    return tl::unexpected(bad(fmt::format("movetime_ms: 0 to {}", cap)));
-  if (request.depth < 0 || request.depth > 64) return tl::unexpected(bad("depth: 0 to 64"));
+    return tl::unexpected(bad_request(fmt::format("movetime_ms: 0 to {}", cap)));
+  if (request.depth < 0 || request.depth > 64) return tl::unexpected(bad_request("depth: 0 to 64"));
   pending_ = {};
   pending_.movetime_ms = request.movetime_ms;
   pending_.nodes = request.nodes;
@@ -343,7 +341,8 @@ std::string Session::stop() {
 
 Reply<std::string> Session::record() {
   std::lock_guard lock(mu_);
-  if (!game_.to_record) return tl::unexpected(bad(game_.title + " has no record format here"));
+  if (!game_.to_record)
+    return tl::unexpected(bad_request(game_.title + " has no record format here"));
   auto r = game_.to_record(state_->serialize());
   if (!r) return tl::unexpected(RequestError{500, r.error().message});
   return json{{"format", game_.records}, {"record", *r}}.dump();
@@ -382,21 +381,22 @@ Reply<std::shared_ptr<Session>> SessionStore::create(
     return tl::unexpected(
         RequestError{404, fmt::format("unknown game '{}' ({})", game, registry_.names())});
   if (!entry->new_state)
-    return tl::unexpected(bad(fmt::format("{} has no board page yet", entry->title)));
+    return tl::unexpected(bad_request(fmt::format("{} has no board page yet", entry->title)));
   if (clock.base_ms != 0 || clock.increment_ms != 0) {
     if (entry->num_players != 2 || entry->hidden_information)
-      return tl::unexpected(bad(fmt::format("{} is not played on a clock here", entry->title)));
+      return tl::unexpected(
+          bad_request(fmt::format("{} is not played on a clock here", entry->title)));
     if (clock.base_ms < 100 || clock.base_ms > 3 * 3600 * 1000)
-      return tl::unexpected(bad("clock base_ms: 100 to 10800000"));
+      return tl::unexpected(bad_request("clock base_ms: 100 to 10800000"));
     if (clock.increment_ms < 0 || clock.increment_ms > 600 * 1000)
-      return tl::unexpected(bad("clock increment_ms: 0 to 600000"));
+      return tl::unexpected(bad_request("clock increment_ms: 0 to 600000"));
   }
   int viewer = -1;
   if (entry->hidden_information) {
     viewer = seat < 0 ? 0 : seat;
     if (viewer >= entry->num_players)
-      return tl::unexpected(
-          bad(fmt::format("seat {}: {} has seats 0 to {}", seat, game, entry->num_players - 1)));
+      return tl::unexpected(bad_request(
+          fmt::format("seat {}: {} has seats 0 to {}", seat, game, entry->num_players - 1)));
   }
   std::string text = position;
   std::vector<std::pair<std::string, std::string>> given = params;
@@ -411,12 +411,14 @@ Reply<std::shared_ptr<Session>> SessionStore::create(
       }
   }
   if (!given.empty()) {
-    if (!position.empty()) return tl::unexpected(bad("give params or a position, not both"));
+    if (!position.empty())
+      return tl::unexpected(bad_request("give params or a position, not both"));
     // The parameters in the order the text takes them (GameEntry::position_params).
     for (const auto& [name, value] : given) {
       bool known = false;
       for (const auto& p : entry->position_params) known |= p.name == name;
-      if (!known) return tl::unexpected(bad(fmt::format("{}: unknown parameter '{}'", game, name)));
+      if (!known)
+        return tl::unexpected(bad_request(fmt::format("{}: unknown parameter '{}'", game, name)));
     }
     for (const auto& p : entry->position_params)
       for (const auto& [name, value] : given)
@@ -427,7 +429,7 @@ Reply<std::shared_ptr<Session>> SessionStore::create(
         }
   }
   auto state = entry->new_state(text);
-  if (!state) return tl::unexpected(bad(state.error().message));
+  if (!state) return tl::unexpected(bad_request(state.error().message));
   std::vector<std::shared_ptr<Session>> evicted;  // destroyed after the lock (engines stop)
   std::lock_guard lock(mu_);
   // Room: the least recently used session goes (its engine stopped).

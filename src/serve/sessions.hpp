@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/any_state.hpp"
@@ -27,6 +28,8 @@ struct RequestError {
   int status = 400;
   std::string message;
 };
+// A 400: the request itself is wrong.
+inline RequestError bad_request(std::string message) { return {400, std::move(message)}; }
 template <class T>
 using Reply = tl::expected<T, RequestError>;
 

@@ -42,7 +42,11 @@ kibitz_cli_test(bad_fen_status WILL_FAIL ARGS perft --depth 1 --fen "8/8/8/8/8/8
 kibitz_cli_test(gomoku_bench_pipeline_needs_movetime ARGS bench --game gomoku --pipeline
   MATCH "^kibitz: error: --pipeline needs --game gomoku and --movetime\n$")
 kibitz_cli_test(go_bench_rejects_alphabeta_options ARGS bench --game go --disable lmr
-  MATCH "^kibitz: error: --pipeline, --plain and --disable are for the alpha-beta games\n$")
+  MATCH "^kibitz: error: --pipeline, --plain, --disable and --option are for the alpha-beta games\n$")
+kibitz_cli_test(bench_bad_eval_file ARGS bench --depth 1 --option EvalFile=/nonexistent/x.nnue
+  MATCH "^kibitz: error: EvalFile: cannot read network file '/nonexistent/x.nnue' \\(the hand-written evaluation runs\\)\n$")
+kibitz_cli_test(bench_option_not_for_gomoku ARGS bench --game gomoku --option UseNNUE=false
+  MATCH "^kibitz: error: --option is for chess")
 kibitz_cli_test(bench_help ARGS bench --help MATCH "--disable")
 kibitz_cli_test(bench_bad_technique ARGS bench --depth 1 --disable warp_drive
   MATCH "^kibitz: error: --disable: unknown technique 'warp_drive'[^\n]*\n$")

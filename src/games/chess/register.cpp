@@ -75,8 +75,10 @@ GameEntry registry_entry() {
   e.bots = "kibitz (the full engine), plain (the seed's plain alpha-beta baseline), random";
   e.bench_help = "alpha-beta to a depth";
   e.commands = [](CLI::App& app) {
-    return std::vector<Command>{
-        {"uci", cli::add_uci(app)}, {"perft", cli::add_perft(app)}, {"tune", cli::add_tune(app)}};
+    return std::vector<Command>{{"uci", cli::add_uci(app)},
+                                {"perft", cli::add_perft(app)},
+                                {"tune", cli::add_tune(app)},
+                                {"train-nnue", cli::add_train_nnue(app)}};
   };
   return e;
 }

@@ -100,7 +100,7 @@ Result<TrainingDataStats> read_chunks(Source& src, const TrainingRecordFn& on_re
     TrainingRecord r;
     for (std::uint32_t i = 0; i < count; ++i) {
       std::memcpy(r.data(), payload.data() + i * kTrainingRecordSize, kTrainingRecordSize);
-      on_record(r);
+      on_record(r, stats.chunks);
     }
     stats.records += count;
     ++stats.chunks;

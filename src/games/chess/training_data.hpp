@@ -80,10 +80,11 @@ struct TrainingDataStats {
   bool truncated_tail = false;  // the last chunk was cut short (a writer killed mid-write)
 };
 
-// Calls on_record for every record of every chunk, in file order. A bad header, a bad chunk
+// Calls on_record(record, chunk) for every record of every chunk, in file order (`chunk`
+// counts from 0; self-play writes a chunk per game). A bad header, a bad chunk
 // marker or count, or a checksum that does not match is an error naming the byte offset; a
 // last chunk cut short is not (truncated_tail), as that is what a killed writer leaves.
-using TrainingRecordFn = std::function<void(const TrainingRecord&)>;
+using TrainingRecordFn = std::function<void(const TrainingRecord&, std::size_t chunk)>;
 Result<TrainingDataStats> read_training_data(std::span<const std::uint8_t> bytes,
                                              const TrainingRecordFn& on_record);
 // The same, streaming a file chunk by chunk (files of many gigabytes).

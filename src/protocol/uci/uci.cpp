@@ -175,6 +175,9 @@ void Session::cmd_uci() {
       send(fmt::format("option name {} type check default {}", o.name, o.value ? "true" : "false"));
     else if (o.type == T::kReal)  // UCI has no number with a fraction: a string
       send(fmt::format("option name {} type string default {}", o.name, o.real));
+    else if (o.type == T::kString)
+      send(fmt::format("option name {} type string default {}", o.name,
+                       o.text.empty() ? "<empty>" : o.text));
     else
       send(fmt::format("option name {} type spin default {} min {} max {}", o.name, o.value, o.min,
                        o.max));

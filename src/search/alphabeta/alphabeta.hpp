@@ -160,6 +160,7 @@ class ParallelSearch {
   ParallelSearch& operator=(const ParallelSearch&) = delete;
 
   void set_options(const SearchOptions& options);  // threads included; not during a search
+  void set_evaluator(const E& eval);               // new workers with copies of it; likewise
   void clear();
   SearchResult<Move> run(const G& root, const SearchLimits& limits, TimeBudget& budget,
                          std::span<const Move> searchmoves = {},

@@ -670,6 +670,14 @@ void ParallelSearch<G, E>::set_options(const SearchOptions& options) {
 
 template <class G, class E>
 requires AlphaBetaSetup<G, E>
+void ParallelSearch<G, E>::set_evaluator(const E& eval) {
+  eval_ = eval;
+  owned_.clear();
+  set_options(options_);
+}
+
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
 void ParallelSearch<G, E>::clear() {
   for (auto* w : workers_) w->clear();
 }

@@ -106,7 +106,8 @@ TEST(ChessTrainingData, ChunksAppendAndReadBackInOrder) {
     }
   }  // the destructor flushes the rest
   std::vector<TrainingRecord> got;
-  const auto stats = read_training_file(path, [&](const TrainingRecord& r) { got.push_back(r); });
+  const auto stats =
+      read_training_file(path, [&](const TrainingRecord& r, std::size_t) { got.push_back(r); });
   ASSERT_TRUE(stats) << stats.error().message;
   EXPECT_EQ(got, expected);
   EXPECT_EQ(stats->records, expected.size());
@@ -116,7 +117,7 @@ TEST(ChessTrainingData, ChunksAppendAndReadBackInOrder) {
   const auto bytes = td_slurp(path);
   const auto count = [](std::span<const std::uint8_t> b) {
     std::size_t n = 0;
-    return read_training_data(b, [&](const TrainingRecord&) { ++n; });
+    return read_training_data(b, [&](const TrainingRecord&, std::size_t) { ++n; });
   };
   // A tail cut anywhere inside the last chunk: the complete chunks still read.
   for (const std::size_t cut : {std::size_t{1}, std::size_t{10}, std::size_t{33}}) {
@@ -144,7 +145,8 @@ TEST(ChessTrainingData, ChunksAppendAndReadBackInOrder) {
   const auto w = TrainingDataWriter::open(other);
   ASSERT_FALSE(w);
   EXPECT_EQ(w.error().message, other + ": not a Kibitz training file (no KBZTRAIN)");
-  EXPECT_FALSE(read_training_file(td_temp_path("missing.kbd"), [](const TrainingRecord&) {}));
+  EXPECT_FALSE(
+      read_training_file(td_temp_path("missing.kbd"), [](const TrainingRecord&, std::size_t) {}));
   std::filesystem::remove(path);
   std::filesystem::remove(other);
 }

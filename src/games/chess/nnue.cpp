@@ -1,0 +1,255 @@
+#include "games/chess/nnue.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace kibitz::chess::nnue {
+
+namespace {
+
+constexpr char kMagic[8] = {'K', 'B', 'Z', 'N', 'N', 'U', 'E', '1'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kMaxProvenance = 1 << 16;
+
+std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+void put(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+std::uint64_t get_u64(const std::uint8_t* p) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// Reads little-endian fields, remembering whether the input ran out.
+struct Reader {
+  std::span<const std::uint8_t> bytes;
+  std::size_t pos = 0;
+  bool short_read = false;
+  std::uint64_t get(int n) {
+    if (pos + static_cast<std::size_t>(n) > bytes.size()) {
+      short_read = true;
+      pos = bytes.size();
+      return 0;
+    }
+    std::uint64_t v = 0;
+    for (int i = n - 1; i >= 0; --i) v = (v << 8) | bytes[pos + static_cast<std::size_t>(i)];
+    pos += static_cast<std::size_t>(n);
+    return v;
+  }
+};
+
+std::int16_t quant(float x, int scale) {
+  return static_cast<std::int16_t>(std::lround(std::clamp(x, -kWeightClip, kWeightClip) * scale));
+}
+
+}  // namespace
+
+int active_features(const Position& pos, Color view, std::array<int, 32>& out) {
+  int n = 0;
+  for (Bitboard b = pos.pieces(); b && n < 32;) {
+    const Square s = pop_lsb(b);
+    out[n++] = feature(view, pos.piece_on(s), s);
+  }
+  return n;
+}
+
+float FloatNetwork::forward(const Position& pos) const {
+  std::array<int, 32> f{};
+  float out = b2;
+  const Color views[2] = {pos.side_to_move(), ~pos.side_to_move()};
+  for (int half = 0; half < 2; ++half) {
+    const int n = active_features(pos, views[half], f);
+    for (int i = 0; i < kHidden; ++i) {
+      float a = b1[i];
+      for (int k = 0; k < n; ++k) a += w1[static_cast<std::size_t>(f[k]) * kHidden + i];
+      out += std::clamp(a, 0.0f, 1.0f) * w2[half * kHidden + i];
+    }
+  }
+  return out;
+}
+
+Network Network::quantise(const FloatNetwork& f, std::string provenance) {
+  Network n;
+  for (std::size_t i = 0; i < n.w1_.size(); ++i) n.w1_[i] = quant(f.w1[i], kQA);
+  for (int i = 0; i < kHidden; ++i) n.b1_[i] = quant(f.b1[i], kQA);
+  for (int i = 0; i < 2 * kHidden; ++i) n.w2_[i] = quant(f.w2[i], kQB);
+  n.b2_ = static_cast<std::int32_t>(std::lround(static_cast<double>(f.b2) * kQA * kQB));
+  n.provenance_ = std::move(provenance);
+  return n;
+}
+
+std::vector<std::uint8_t> Network::serialise() const {
+  std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
+  for (const std::uint32_t v :
+       {kVersion, std::uint32_t{kInputs}, std::uint32_t{kHidden}, std::uint32_t{kQA},
+        std::uint32_t{kQB}, std::uint32_t{kOutputScale}})
+    put(out, v, 4);
+  put(out, provenance_.size(), 4);
+  out.insert(out.end(), provenance_.begin(), provenance_.end());
+  for (const auto* v : {&w1_, &b1_, &w2_})
+    for (const std::int16_t x : *v) put(out, static_cast<std::uint16_t>(x), 2);
+  put(out, static_cast<std::uint32_t>(b2_), 4);
+  put(out, fnv1a(out.data(), out.size()), 8);
+  return out;
+}
+
+Result<Network> Network::parse(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
+    return fail("not a Kibitz network file (no KBZNNUE1)");
+  Reader r{bytes, 8};
+  const std::uint32_t expected[6] = {kVersion, kInputs, kHidden, kQA, kQB, kOutputScale};
+  constexpr const char* kNames[6] = {"version", "inputs", "hidden size", "QA", "QB", "scale"};
+  for (int i = 0; i < 6; ++i) {
+    const auto v = static_cast<std::uint32_t>(r.get(4));
+    if (r.short_read) return fail("network file cut short in its header");
+    if (v != expected[i])
+      return fail("network file has {} {} (this build runs {})", kNames[i], v, expected[i]);
+  }
+  const auto len = static_cast<std::size_t>(r.get(4));
+  if (r.short_read || len > kMaxProvenance || r.pos + len > bytes.size())
+    return fail("network file cut short in its provenance text");
+  const std::size_t body =
+      r.pos + len + (std::size_t{kInputs} * kHidden + kHidden + 2 * kHidden) * 2 + 4;
+  if (bytes.size() < body + 8)
+    return fail("network file cut short: {} bytes, {} expected", bytes.size(), body + 8);
+  if (bytes.size() > body + 8)
+    return fail("network file has {} bytes after its checksum", bytes.size() - body - 8);
+  if (get_u64(bytes.data() + body) != fnv1a(bytes.data(), body))
+    return fail("network file checksum mismatch");
+  Network n;
+  n.provenance_.assign(reinterpret_cast<const char*>(bytes.data() + r.pos), len);
+  r.pos += len;
+  for (auto* v : {&n.w1_, &n.b1_, &n.w2_})
+    for (std::int16_t& x : *v) x = static_cast<std::int16_t>(r.get(2));
+  n.b2_ = static_cast<std::int32_t>(r.get(4));
+  return n;
+}
+
+Result<Network> Network::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot read network file '{}'", path);
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                        std::istreambuf_iterator<char>()};
+  auto n = parse(bytes);
+  if (!n) return fail("{}: {}", path, n.error().message);
+  return n;
+}
+
+int Network::output(const std::int16_t* own, const std::int16_t* their) const {
+  std::int32_t sum = 0;
+  for (int i = 0; i < kHidden; ++i) {
+    sum += std::clamp<std::int32_t>(own[i], 0, kQA) * w2_[i];
+    sum += std::clamp<std::int32_t>(their[i], 0, kQA) * w2_[kHidden + i];
+  }
+  return static_cast<int>((static_cast<std::int64_t>(sum) + b2_) * kOutputScale / (kQA * kQB));
+}
+
+int Network::evaluate(const Position& pos) const {
+  std::array<std::array<std::int16_t, kHidden>, 2> acc;
+  std::array<int, 32> f{};
+  for (const Color view : {kWhite, kBlack}) {
+    std::copy(b1_.begin(), b1_.end(), acc[view].begin());
+    const int n = active_features(pos, view, f);
+    for (int k = 0; k < n; ++k) {
+      const std::int16_t* w = w1_.data() + static_cast<std::size_t>(f[k]) * kHidden;
+      for (int i = 0; i < kHidden; ++i)
+        acc[view][i] = static_cast<std::int16_t>(acc[view][i] + w[i]);
+    }
+  }
+  const Color us = pos.side_to_move();
+  constexpr int kLimit = search::kMateBound - 1;
+  return std::clamp(output(acc[us].data(), acc[~us].data()), -kLimit, kLimit);
+}
+
+Evaluator::Evaluator(const Network& net)
+    : net_(&net), acc_(static_cast<std::size_t>(kStack) * 2 * kHidden) {}
+
+void Evaluator::reset(const Position& pos) {
+  top_ = 0;
+  std::array<int, 32> f{};
+  for (const Color view : {kWhite, kBlack}) {
+    std::int16_t* a = acc(0, view);
+    std::copy(net_->b1_.begin(), net_->b1_.end(), a);
+    const int n = active_features(pos, view, f);
+    for (int k = 0; k < n; ++k) {
+      const std::int16_t* w = net_->w1_.data() + static_cast<std::size_t>(f[k]) * kHidden;
+      for (int i = 0; i < kHidden; ++i) a[i] = static_cast<std::int16_t>(a[i] + w[i]);
+    }
+  }
+}
+
+void Evaluator::make(const Position& before, Move m) {
+  // The pieces that leave squares and arrive on them (a castling moves two, a capture
+  // removes one more, a promotion changes the piece).
+  const Square from = m.from(), to = m.to();
+  const Piece mover = before.piece_on(from);
+  const Color us = color_of(mover);
+  Piece removed[2] = {kNoPiece, kNoPiece};
+  Square removed_sq[2] = {0, 0};
+  Piece added[2] = {kNoPiece, kNoPiece};
+  Square added_sq[2] = {0, 0};
+  int nr = 0, na = 0;
+  removed[nr] = mover;
+  removed_sq[nr++] = from;
+  added[na] = m.is_promotion() ? make_piece(us, m.promotion()) : mover;
+  added_sq[na++] = to;
+  if (m.is_en_passant()) {
+    const Square cap = make_square(file_of(to), rank_of(from));
+    removed[nr] = before.piece_on(cap);
+    removed_sq[nr++] = cap;
+  } else if (m.is_capture()) {
+    removed[nr] = before.piece_on(to);
+    removed_sq[nr++] = to;
+  } else if (m.is_castling()) {
+    const int rank = rank_of(from);
+    const bool king_side = m.flag() == Move::kCastleKing;
+    const Square rook_from = make_square(king_side ? 7 : 0, rank);
+    const Square rook_to = make_square(king_side ? 5 : 3, rank);
+    removed[nr] = before.piece_on(rook_from);
+    removed_sq[nr++] = rook_from;
+    added[na] = removed[nr - 1];
+    added_sq[na++] = rook_to;
+  }
+  for (const Color view : {kWhite, kBlack}) {
+    const std::int16_t* src = acc(top_, view);
+    std::int16_t* dst = acc(top_ + 1, view);
+    const std::int16_t* w_add =
+        net_->w1_.data() + static_cast<std::size_t>(feature(view, added[0], added_sq[0])) * kHidden;
+    const std::int16_t* w_sub =
+        net_->w1_.data() +
+        static_cast<std::size_t>(feature(view, removed[0], removed_sq[0])) * kHidden;
+    for (int i = 0; i < kHidden; ++i)
+      dst[i] = static_cast<std::int16_t>(src[i] + w_add[i] - w_sub[i]);
+    for (int k = 1; k < nr; ++k) {
+      const std::int16_t* w =
+          net_->w1_.data() +
+          static_cast<std::size_t>(feature(view, removed[k], removed_sq[k])) * kHidden;
+      for (int i = 0; i < kHidden; ++i) dst[i] = static_cast<std::int16_t>(dst[i] - w[i]);
+    }
+    for (int k = 1; k < na; ++k) {
+      const std::int16_t* w =
+          net_->w1_.data() +
+          static_cast<std::size_t>(feature(view, added[k], added_sq[k])) * kHidden;
+      for (int i = 0; i < kHidden; ++i) dst[i] = static_cast<std::int16_t>(dst[i] + w[i]);
+    }
+  }
+  ++top_;
+}
+
+int Evaluator::evaluate(const Position& pos) const {
+  const Color us = pos.side_to_move();
+  constexpr int kLimit = search::kMateBound - 1;
+  return std::clamp(net_->output(acc(top_, us), acc(top_, ~us)), -kLimit, kLimit);
+}
+
+}  // namespace kibitz::chess::nnue

@@ -1,0 +1,145 @@
+#pragma once
+// A small efficiently updatable network (NNUE) for the chess evaluation:
+//
+//   768 inputs per perspective (own/their colour x 6 piece types x 64 squares, the board
+//   flipped for black) -> kHidden accumulator neurons, weights shared by both perspectives
+//   -> clipped ReLU -> one output over [side to move's kHidden, the other's kHidden].
+//
+// FloatNetwork is the trainer's model; Network is its quantised form the search runs: the
+// accumulator in int16 at scale kQA, the output weights at kQB, so the output in units of
+// kQA * kQB times kOutputScale is centipawns. Evaluator keeps one accumulator pair per ply and
+// updates it from the move (a few hundred int16 additions), through the alpha-beta's evaluator
+// seam (search/alphabeta/evaluator.hpp).
+//
+// The file ("KBZNNUE1"): version, inputs, hidden size, kQA, kQB, kOutputScale (uint32 each), a
+// provenance text (uint32 length, then UTF-8: the data and command that made it), the int16
+// feature weights [768][kHidden], int16 biases [kHidden], int16 output weights [2 kHidden], the
+// int32 output bias, and the FNV-1a 64 hash of everything before it. Little-endian.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "games/chess/position.hpp"
+#include "search/common/score.hpp"
+
+namespace kibitz::chess::nnue {
+
+inline constexpr int kInputs = 768;
+inline constexpr int kHidden = 256;
+inline constexpr int kQA = 255;
+inline constexpr int kQB = 2048;  // fine: the output sums 512 terms, each off by up to 1/(2 kQB)
+inline constexpr int kOutputScale = 400;  // output 1.0 = 400 centipawns
+// What the trainer keeps the weights within, so the int16 accumulator cannot overflow (33
+// features x 1.98 x 255 < 32767) and the output sum fits int32 (512 x 255 x 1.98 kQB < 2^31).
+inline constexpr float kWeightClip = 1.98f;
+
+// The input index of piece p on square s from perspective `view`.
+constexpr int feature(Color view, Piece p, Square s) {
+  const int side = color_of(p) == view ? 0 : 1;
+  const int sq = view == kWhite ? s : s ^ 56;
+  return side * 384 + type_of(p) * 64 + sq;
+}
+
+// The active inputs of a position from one perspective (at most 32); returns the count.
+int active_features(const Position& pos, Color view, std::array<int, 32>& out);
+
+struct FloatNetwork {
+  std::vector<float> w1 = std::vector<float>(kInputs * kHidden);  // [input][hidden]
+  std::vector<float> b1 = std::vector<float>(kHidden);
+  std::vector<float> w2 = std::vector<float>(2 * kHidden);  // [own half, their half]
+  float b2 = 0.0f;
+
+  // The raw output (1.0 = kOutputScale centipawns) from the side to move's view.
+  float forward(const Position& pos) const;
+};
+
+class Network {
+ public:
+  static Network quantise(const FloatNetwork& f, std::string provenance);
+  static Result<Network> parse(std::span<const std::uint8_t> bytes);
+  // A file that is missing, cut short, of another shape or corrupted is refused in one line.
+  static Result<Network> load(const std::string& path);
+  std::vector<std::uint8_t> serialise() const;
+
+  const std::string& provenance() const { return provenance_; }
+  // Centipawns from the side to move's view, computed from scratch.
+  int evaluate(const Position& pos) const;
+
+ private:
+  friend class Evaluator;
+  // The output from two accumulators (side to move's first).
+  int output(const std::int16_t* own, const std::int16_t* their) const;
+
+  std::vector<std::int16_t> w1_ = std::vector<std::int16_t>(kInputs * kHidden);
+  std::vector<std::int16_t> b1_ = std::vector<std::int16_t>(kHidden);
+  std::vector<std::int16_t> w2_ = std::vector<std::int16_t>(2 * kHidden);
+  std::int32_t b2_ = 0;
+  std::string provenance_;
+};
+
+// The search's view of a network: an accumulator pair per ply, updated on make and dropped
+// on unmake; a null move changes nothing (the perspectives swap at evaluate()). Copyable (the
+// search copies it per thread); never allocates after construction.
+class Evaluator {
+ public:
+  explicit Evaluator(const Network& net);
+
+  void reset(const Position& pos);
+  void make(const Position& before, Move m);
+  void unmake(const Position&, Move) { --top_; }
+  void make_null(const Position&) {}
+  void unmake_null(const Position&) {}
+  // Centipawns from the side to move's view, kept clear of the mate scores.
+  int evaluate(const Position& pos) const;
+
+ private:
+  std::int16_t* acc(int ply, Color view) {
+    return acc_.data() + (static_cast<std::size_t>(ply) * 2 + view) * kHidden;
+  }
+  const std::int16_t* acc(int ply, Color view) const {
+    return acc_.data() + (static_cast<std::size_t>(ply) * 2 + view) * kHidden;
+  }
+
+  const Network* net_;
+  int top_ = 0;
+  // Plies from the root: the search's depth limit plus the game moves a reset can replay.
+  static constexpr int kStack = search::kMaxSearchPly + 8;
+  std::vector<std::int16_t> acc_;
+};
+
+// What the chess search runs (an AlphaBetaEvaluator): the network when one is given, else the
+// hand-written evaluation (Position::evaluate), each move costing one well-predicted branch.
+// Copies share the network.
+class SearchEval {
+ public:
+  SearchEval() = default;
+  explicit SearchEval(std::shared_ptr<const Network> net) : net_(std::move(net)) {
+    if (net_) acc_.emplace(*net_);
+  }
+  const Network* network() const { return net_.get(); }
+
+  void reset(const Position& pos) {
+    if (acc_) acc_->reset(pos);
+  }
+  void make(const Position& before, Move m) {
+    if (acc_) acc_->make(before, m);
+  }
+  void unmake(const Position& after, Move m) {
+    if (acc_) acc_->unmake(after, m);
+  }
+  void make_null(const Position&) {}
+  void unmake_null(const Position&) {}
+  int evaluate(const Position& pos) const { return acc_ ? acc_->evaluate(pos) : pos.evaluate(); }
+
+ private:
+  std::shared_ptr<const Network> net_;
+  std::optional<Evaluator> acc_;
+};
+
+}  // namespace kibitz::chess::nnue
