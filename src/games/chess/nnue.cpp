@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/bytes.hpp"
+
 namespace kibitz::chess::nnue {
 
 namespace {
@@ -13,22 +15,6 @@ namespace {
 constexpr char kMagic[8] = {'K', 'B', 'Z', 'N', 'N', 'U', 'E', '1'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kMaxProvenance = 1 << 16;
-
-std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-
-void put(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-
-std::uint64_t get_u64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
 
 // Reads little-endian fields, remembering whether the input ran out.
 struct Reader {
@@ -41,8 +27,7 @@ struct Reader {
       pos = bytes.size();
       return 0;
     }
-    std::uint64_t v = 0;
-    for (int i = n - 1; i >= 0; --i) v = (v << 8) | bytes[pos + static_cast<std::size_t>(i)];
+    const std::uint64_t v = get_le(bytes.data() + pos, n);
     pos += static_cast<std::size_t>(n);
     return v;
   }
@@ -93,13 +78,13 @@ std::vector<std::uint8_t> Network::serialise() const {
   for (const std::uint32_t v :
        {kVersion, std::uint32_t{kInputs}, std::uint32_t{kHidden}, std::uint32_t{kQA},
         std::uint32_t{kQB}, std::uint32_t{kOutputScale}})
-    put(out, v, 4);
-  put(out, provenance_.size(), 4);
+    append_le(out, v, 4);
+  append_le(out, provenance_.size(), 4);
   out.insert(out.end(), provenance_.begin(), provenance_.end());
   for (const auto* v : {&w1_, &b1_, &w2_})
-    for (const std::int16_t x : *v) put(out, static_cast<std::uint16_t>(x), 2);
-  put(out, static_cast<std::uint32_t>(b2_), 4);
-  put(out, fnv1a(out.data(), out.size()), 8);
+    for (const std::int16_t x : *v) append_le(out, static_cast<std::uint16_t>(x), 2);
+  append_le(out, static_cast<std::uint32_t>(b2_), 4);
+  append_le(out, fnv1a64(out.data(), out.size()), 8);
   return out;
 }
 
@@ -124,7 +109,7 @@ Result<Network> Network::parse(std::span<const std::uint8_t> bytes) {
     return fail("network file cut short: {} bytes, {} expected", bytes.size(), body + 8);
   if (bytes.size() > body + 8)
     return fail("network file has {} bytes after its checksum", bytes.size() - body - 8);
-  if (get_u64(bytes.data() + body) != fnv1a(bytes.data(), body))
+  if (get_le(bytes.data() + body, 8) != fnv1a64(bytes.data(), body))
     return fail("network file checksum mismatch");
   Network n;
   n.provenance_.assign(reinterpret_cast<const char*>(bytes.data() + r.pos), len);
@@ -176,6 +161,7 @@ Evaluator::Evaluator(const Network& net)
 
 void Evaluator::reset(const Position& pos) {
   top_ = 0;
+  fresh_[0] = true;
   std::array<int, 32> f{};
   for (const Color view : {kWhite, kBlack}) {
     std::int16_t* a = acc(0, view);
@@ -189,64 +175,67 @@ void Evaluator::reset(const Position& pos) {
 }
 
 void Evaluator::make(const Position& before, Move m) {
-  // The pieces that leave squares and arrive on them (a castling moves two, a capture
-  // removes one more, a promotion changes the piece).
   const Square from = m.from(), to = m.to();
   const Piece mover = before.piece_on(from);
-  const Color us = color_of(mover);
-  Piece removed[2] = {kNoPiece, kNoPiece};
-  Square removed_sq[2] = {0, 0};
-  Piece added[2] = {kNoPiece, kNoPiece};
-  Square added_sq[2] = {0, 0};
-  int nr = 0, na = 0;
-  removed[nr] = mover;
-  removed_sq[nr++] = from;
-  added[na] = m.is_promotion() ? make_piece(us, m.promotion()) : mover;
-  added_sq[na++] = to;
+  Delta& d = delta_[static_cast<std::size_t>(top_ + 1)];
+  d.removed[0] = mover;
+  d.removed_sq[0] = from;
+  d.added[0] = m.is_promotion() ? make_piece(color_of(mover), m.promotion()) : mover;
+  d.added_sq[0] = to;
+  d.num_removed = d.num_added = 1;
   if (m.is_en_passant()) {
     const Square cap = make_square(file_of(to), rank_of(from));
-    removed[nr] = before.piece_on(cap);
-    removed_sq[nr++] = cap;
+    d.removed[1] = before.piece_on(cap);
+    d.removed_sq[1] = cap;
+    d.num_removed = 2;
   } else if (m.is_capture()) {
-    removed[nr] = before.piece_on(to);
-    removed_sq[nr++] = to;
+    d.removed[1] = before.piece_on(to);
+    d.removed_sq[1] = to;
+    d.num_removed = 2;
   } else if (m.is_castling()) {
     const int rank = rank_of(from);
     const bool king_side = m.flag() == Move::kCastleKing;
     const Square rook_from = make_square(king_side ? 7 : 0, rank);
-    const Square rook_to = make_square(king_side ? 5 : 3, rank);
-    removed[nr] = before.piece_on(rook_from);
-    removed_sq[nr++] = rook_from;
-    added[na] = removed[nr - 1];
-    added_sq[na++] = rook_to;
-  }
-  for (const Color view : {kWhite, kBlack}) {
-    const std::int16_t* src = acc(top_, view);
-    std::int16_t* dst = acc(top_ + 1, view);
-    const std::int16_t* w_add =
-        net_->w1_.data() + static_cast<std::size_t>(feature(view, added[0], added_sq[0])) * kHidden;
-    const std::int16_t* w_sub =
-        net_->w1_.data() +
-        static_cast<std::size_t>(feature(view, removed[0], removed_sq[0])) * kHidden;
-    for (int i = 0; i < kHidden; ++i)
-      dst[i] = static_cast<std::int16_t>(src[i] + w_add[i] - w_sub[i]);
-    for (int k = 1; k < nr; ++k) {
-      const std::int16_t* w =
-          net_->w1_.data() +
-          static_cast<std::size_t>(feature(view, removed[k], removed_sq[k])) * kHidden;
-      for (int i = 0; i < kHidden; ++i) dst[i] = static_cast<std::int16_t>(dst[i] - w[i]);
-    }
-    for (int k = 1; k < na; ++k) {
-      const std::int16_t* w =
-          net_->w1_.data() +
-          static_cast<std::size_t>(feature(view, added[k], added_sq[k])) * kHidden;
-      for (int i = 0; i < kHidden; ++i) dst[i] = static_cast<std::int16_t>(dst[i] + w[i]);
-    }
+    d.removed[1] = d.added[1] = before.piece_on(rook_from);
+    d.removed_sq[1] = rook_from;
+    d.added_sq[1] = make_square(king_side ? 5 : 3, rank);
+    d.num_removed = d.num_added = 2;
   }
   ++top_;
+  fresh_[static_cast<std::size_t>(top_)] = false;
+}
+
+void Evaluator::update(int ply) const {
+  const Delta& d = delta_[static_cast<std::size_t>(ply)];
+  const auto row = [&](Color view, Piece p, Square s) {
+    return net_->w1_.data() + static_cast<std::size_t>(feature(view, p, s)) * kHidden;
+  };
+  for (const Color view : {kWhite, kBlack}) {
+    const std::int16_t* src = acc(ply - 1, view);
+    std::int16_t* dst = acc(ply, view);
+    const std::int16_t* add = row(view, d.added[0], d.added_sq[0]);
+    const std::int16_t* sub = row(view, d.removed[0], d.removed_sq[0]);
+    if (d.num_removed == 1) {
+      for (int i = 0; i < kHidden; ++i)
+        dst[i] = static_cast<std::int16_t>(src[i] + add[i] - sub[i]);
+    } else if (d.num_added == 1) {  // a capture
+      const std::int16_t* sub2 = row(view, d.removed[1], d.removed_sq[1]);
+      for (int i = 0; i < kHidden; ++i)
+        dst[i] = static_cast<std::int16_t>(src[i] + add[i] - sub[i] - sub2[i]);
+    } else {  // castling
+      const std::int16_t* sub2 = row(view, d.removed[1], d.removed_sq[1]);
+      const std::int16_t* add2 = row(view, d.added[1], d.added_sq[1]);
+      for (int i = 0; i < kHidden; ++i)
+        dst[i] = static_cast<std::int16_t>(src[i] + add[i] - sub[i] + add2[i] - sub2[i]);
+    }
+  }
+  fresh_[static_cast<std::size_t>(ply)] = true;
 }
 
 int Evaluator::evaluate(const Position& pos) const {
+  int from = top_;
+  while (!fresh_[static_cast<std::size_t>(from)]) --from;
+  for (int ply = from + 1; ply <= top_; ++ply) update(ply);
   const Color us = pos.side_to_move();
   constexpr int kLimit = search::kMateBound - 1;
   return std::clamp(net_->output(acc(top_, us), acc(top_, ~us)), -kLimit, kLimit);

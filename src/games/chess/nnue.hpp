@@ -83,9 +83,12 @@ class Network {
   std::string provenance_;
 };
 
-// The search's view of a network: an accumulator pair per ply, updated on make and dropped
-// on unmake; a null move changes nothing (the perspectives swap at evaluate()). Copyable (the
-// search copies it per thread); never allocates after construction.
+// The search's view of a network: an accumulator pair per ply. make() only notes which pieces
+// leave and arrive; evaluate() brings the accumulators up to date from the last ply that is
+// (a few hundred int16 additions a move), so a node whose subtree never evaluates — a table
+// cut-off, a stored static value — costs nothing. unmake drops a ply; a null move changes
+// nothing (the perspectives swap at evaluate()). Copyable (the search copies it per thread);
+// never allocates after construction.
 class Evaluator {
  public:
   explicit Evaluator(const Network& net);
@@ -99,18 +102,25 @@ class Evaluator {
   int evaluate(const Position& pos) const;
 
  private:
-  std::int16_t* acc(int ply, Color view) {
+  // The pieces a move takes off squares and puts on them (a castling moves two, a capture
+  // removes one more, a promotion changes the piece).
+  struct Delta {
+    std::array<Piece, 2> removed, added;
+    std::array<Square, 2> removed_sq, added_sq;
+    std::uint8_t num_removed, num_added;
+  };
+  std::int16_t* acc(int ply, Color view) const {
     return acc_.data() + (static_cast<std::size_t>(ply) * 2 + view) * kHidden;
   }
-  const std::int16_t* acc(int ply, Color view) const {
-    return acc_.data() + (static_cast<std::size_t>(ply) * 2 + view) * kHidden;
-  }
+  void update(int ply) const;  // accumulators of `ply` from those of ply - 1
 
   const Network* net_;
   int top_ = 0;
   // Plies from the root: the search's depth limit plus the game moves a reset can replay.
   static constexpr int kStack = search::kMaxSearchPly + 8;
-  std::vector<std::int16_t> acc_;
+  std::array<Delta, kStack> delta_{};
+  mutable std::array<bool, kStack> fresh_{};  // accumulators of that ply are up to date
+  mutable std::vector<std::int16_t> acc_;
 };
 
 // What the chess search runs (an AlphaBetaEvaluator): the network when one is given, else the

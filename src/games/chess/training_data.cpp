@@ -6,6 +6,8 @@
 #include <cstring>
 #include <utility>
 
+#include "core/bytes.hpp"
+
 namespace kibitz::chess {
 
 namespace {
@@ -15,35 +17,12 @@ constexpr char kChunkMagic[4] = {'C', 'H', 'N', 'K'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kHeaderSize = 16, kChunkHeaderSize = 16;
 
-void put_u16(std::uint8_t* p, std::uint16_t v) {
-  p[0] = static_cast<std::uint8_t>(v);
-  p[1] = static_cast<std::uint8_t>(v >> 8);
-}
-void put_u32(std::uint8_t* p, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-void put_u64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-std::uint16_t get_u16(const std::uint8_t* p) {
-  return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-}
-std::uint32_t get_u32(const std::uint8_t* p) {
-  std::uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-std::uint64_t get_u64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-std::uint64_t fnv1a(const std::uint8_t* p, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
+void put_u16(std::uint8_t* p, std::uint16_t v) { put_le(p, v, 2); }
+void put_u32(std::uint8_t* p, std::uint32_t v) { put_le(p, v, 4); }
+void put_u64(std::uint8_t* p, std::uint64_t v) { put_le(p, v, 8); }
+std::uint16_t get_u16(const std::uint8_t* p) { return static_cast<std::uint16_t>(get_le(p, 2)); }
+std::uint32_t get_u32(const std::uint8_t* p) { return static_cast<std::uint32_t>(get_le(p, 4)); }
+std::uint64_t get_u64(const std::uint8_t* p) { return get_le(p, 8); }
 
 std::array<std::uint8_t, kHeaderSize> file_header() {
   std::array<std::uint8_t, kHeaderSize> h{};
@@ -95,7 +74,7 @@ Result<TrainingDataStats> read_chunks(Source& src, const TrainingRecordFn& on_re
       stats.truncated_tail = true;
       break;
     }
-    if (fnv1a(payload.data(), payload.size()) != get_u64(ch.data() + 8))
+    if (fnv1a64(payload.data(), payload.size()) != get_u64(ch.data() + 8))
       return fail("training file: checksum mismatch in the chunk at byte {}", offset);
     TrainingRecord r;
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -266,7 +245,7 @@ Result<std::size_t> TrainingDataWriter::flush() {
   for (std::size_t i = 0; i < pending_.size(); ++i)
     std::memcpy(buf.data() + kChunkHeaderSize + i * kTrainingRecordSize, pending_[i].data(),
                 kTrainingRecordSize);
-  put_u64(buf.data() + 8, fnv1a(buf.data() + kChunkHeaderSize, buf.size() - kChunkHeaderSize));
+  put_u64(buf.data() + 8, fnv1a64(buf.data() + kChunkHeaderSize, buf.size() - kChunkHeaderSize));
   const bool ok = std::fwrite(buf.data(), 1, buf.size(), file_) == buf.size();
   if (std::fflush(file_) != 0 || !ok) return fail("cannot write '{}'", path_);
   written_ += pending_.size();

@@ -1,7 +1,7 @@
 // The chess network: the incremental accumulator equals a full refresh along random walks
-// (moves, take-backs, null moves, castling, en passant, promotions); the quantised network
-// stays within a stated distance of the float one; bad files are refused in one line; the
-// trainer is deterministic and learns a target it can represent.
+// (moves, take-backs, null moves, castling, en passant, promotions; evaluated now and then); the
+// quantised network stays within a stated distance of the float one; bad files are refused in one
+// line; the trainer is deterministic and learns a target it can represent.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -89,11 +89,14 @@ TEST(ChessNnue, IncrementalAccumulatorEqualsAFullRefresh) {
         pos.make(m, s.u);
         stack.push_back(s);
       }
-      ASSERT_EQ(eval.evaluate(pos), net.evaluate(pos)) << pos.fen();
-      ++checked;
+      // Not at every step: the evaluator brings skipped plies up to date when asked.
+      if (rng.uniform01() < 0.4) {
+        ASSERT_EQ(eval.evaluate(pos), net.evaluate(pos)) << pos.fen();
+        ++checked;
+      }
     }
   }
-  EXPECT_GT(checked, 10000);
+  EXPECT_GT(checked, 5000);
   EXPECT_GT(castles, 20);
   EXPECT_GT(en_passant, 20);
   EXPECT_GT(promotions, 20);
