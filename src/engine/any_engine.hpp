@@ -204,6 +204,7 @@ inline constexpr std::int64_t kForever = std::int64_t{24} * 3600 * 1000;
 //   void new_game();  std::vector<EngineOption> options();  Result<void> set(name, value)
 //   Result<void> set_real(name, value)                   where it declares a kReal option
 //   Result<void> set_text(name, value)                   where it declares a kString option
+//                                                        (refused: the adapter drops its value)
 //   optionally void ponderhit(): any thread, during a search started with limits.ponder
 template <class A>
 class EngineRunner final : public AnyEngine {
@@ -233,7 +234,10 @@ class EngineRunner final : public AnyEngine {
         }
         if (o.type == EngineOption::Type::kString) {
           if constexpr (requires { adapter_.set_text(o.name, std::string(value)); }) {
-            if (auto ok = adapter_.set_text(o.name, std::string(value)); !ok) return ok;
+            if (auto ok = adapter_.set_text(o.name, std::string(value)); !ok) {
+              o.text.clear();  // a refused text leaves the option unset, as the adapter is
+              return ok;
+            }
           }
           o.text = value;
           return {};

@@ -213,7 +213,13 @@ TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
   EXPECT_EQ(bad.error().message, "EvalFile: cannot read network file '" + path +
                                      ".missing' (the hand-written evaluation runs)");
   EXPECT_EQ(depth_one(*e), hce);
+  const auto eval_file = [&] {
+    for (const auto& o : e->options())
+      if (o.name == "EvalFile") return o.text;
+    return std::string("(none)");
+  };
   ASSERT_TRUE(e->set_option("EvalFile", path));
+  EXPECT_EQ(eval_file(), path);
   EXPECT_EQ(depth_one(*e), expected);
   ASSERT_TRUE(e->set_option("UseNNUE", "false"));
   EXPECT_EQ(depth_one(*e), hce);
@@ -224,6 +230,7 @@ TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
   const auto cut = e->set_option("EvalFile", path);
   ASSERT_FALSE(cut);
   EXPECT_NE(cut.error().message.find("cut short"), std::string::npos) << cut.error().message;
+  EXPECT_EQ(eval_file(), "");
   EXPECT_EQ(depth_one(*e), hce);
   std::filesystem::remove(path);
 }
