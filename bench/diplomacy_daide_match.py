@@ -23,6 +23,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -154,11 +155,15 @@ def main():
                     help="--server: seconds without a message to Kibitz after which the game stops")
     ap.add_argument("--hang-cpu", type=float, default=20.0,
                     help="CPU seconds after which an opponent counts as hung")
-    ap.add_argument("--records", default="daide-records", help="a directory for the games' records")
+    ap.add_argument("--records", help="a directory for the games' records and the opponents' "
+                                       "logs (default: a new one under the temporary directory)")
     ap.add_argument("--server", help="a command starting another DAIDE server ({port}, {max_year}, "
                                       "{game}); it prints 'ready PORT', then the centres as JSON")
     args = ap.parse_args()
+    if not args.records:  # never the working directory: a checkout would collect them
+        args.records = tempfile.mkdtemp(prefix="kibitz-daide-")
     os.makedirs(args.records, exist_ok=True)
+    print(f"records and logs in {args.records}", file=sys.stderr)
     args.workdir = args.records  # the opponents' log files land there
     centres, solos, lost, hangs = [], 0, 0, 0
     for g in range(args.games):
