@@ -7,6 +7,7 @@
 #include <ctime>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "core/progress.hpp"
@@ -35,14 +36,20 @@ std::string command_line(const TrainNnueArgs& a) {
   return s + " --out " + a.out;
 }
 
+// The position a training record holds, or nothing when it does not read back.
+std::optional<chess::Position> record_position(const chess::TrainingRecord& r) {
+  const auto t = chess::unpack_training_record(r);
+  if (!t) return std::nullopt;
+  auto pos = chess::Position::from_fen(t->fen());
+  return pos ? std::optional<chess::Position>(*pos) : std::nullopt;
+}
+
 // The hand-written evaluation's loss on the same validation positions and targets.
 double hce_loss(const chess::nnue::TrainData& d, const chess::nnue::TrainOptions& o) {
   double sum = 0;
   std::size_t n = 0;
   for (std::size_t i = 0; i < d.validation_records.size(); ++i) {
-    const auto t = chess::unpack_training_record(d.validation_records[i]);
-    if (!t) continue;
-    const auto pos = chess::Position::from_fen(t->fen());
+    const auto pos = record_position(d.validation_records[i]);
     if (!pos) continue;
     const double p = 1 / (1 + std::exp(-o.score_k * pos->evaluate() / 400.0));
     const auto& s = d.validation[i];
@@ -97,8 +104,7 @@ int run_train_nnue(const TrainNnueArgs& a) {
   double max_diff = 0, sum_diff = 0;
   std::size_t compared = 0;
   for (std::size_t i = 0; i < data->validation_records.size() && compared < 20000; ++i) {
-    const auto t = chess::unpack_training_record(data->validation_records[i]);
-    const auto pos = t ? chess::Position::from_fen(t->fen()) : Result<chess::Position>(fail("-"));
+    const auto pos = record_position(data->validation_records[i]);
     if (!pos) continue;
     const double diff = std::abs(quantised.evaluate(*pos) - net.forward(*pos) * nnue::kOutputScale);
     max_diff = std::max(max_diff, diff);

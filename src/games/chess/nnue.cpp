@@ -139,18 +139,19 @@ int Network::output(const std::int16_t* own, const std::int16_t* their) const {
   return static_cast<int>((static_cast<std::int64_t>(sum) + b2_) * kOutputScale / (kQA * kQB));
 }
 
+void Network::refresh(const Position& pos, Color view, std::int16_t* acc) const {
+  std::array<int, 32> f{};
+  std::copy(b1_.begin(), b1_.end(), acc);
+  const int n = active_features(pos, view, f);
+  for (int k = 0; k < n; ++k) {
+    const std::int16_t* w = w1_.data() + static_cast<std::size_t>(f[k]) * kHidden;
+    for (int i = 0; i < kHidden; ++i) acc[i] = static_cast<std::int16_t>(acc[i] + w[i]);
+  }
+}
+
 int Network::evaluate(const Position& pos) const {
   std::array<std::array<std::int16_t, kHidden>, 2> acc;
-  std::array<int, 32> f{};
-  for (const Color view : {kWhite, kBlack}) {
-    std::copy(b1_.begin(), b1_.end(), acc[view].begin());
-    const int n = active_features(pos, view, f);
-    for (int k = 0; k < n; ++k) {
-      const std::int16_t* w = w1_.data() + static_cast<std::size_t>(f[k]) * kHidden;
-      for (int i = 0; i < kHidden; ++i)
-        acc[view][i] = static_cast<std::int16_t>(acc[view][i] + w[i]);
-    }
-  }
+  for (const Color view : {kWhite, kBlack}) refresh(pos, view, acc[view].data());
   const Color us = pos.side_to_move();
   constexpr int kLimit = search::kMateBound - 1;
   return std::clamp(output(acc[us].data(), acc[~us].data()), -kLimit, kLimit);
@@ -162,16 +163,7 @@ Evaluator::Evaluator(const Network& net)
 void Evaluator::reset(const Position& pos) {
   top_ = 0;
   fresh_[0] = true;
-  std::array<int, 32> f{};
-  for (const Color view : {kWhite, kBlack}) {
-    std::int16_t* a = acc(0, view);
-    std::copy(net_->b1_.begin(), net_->b1_.end(), a);
-    const int n = active_features(pos, view, f);
-    for (int k = 0; k < n; ++k) {
-      const std::int16_t* w = net_->w1_.data() + static_cast<std::size_t>(f[k]) * kHidden;
-      for (int i = 0; i < kHidden; ++i) a[i] = static_cast<std::int16_t>(a[i] + w[i]);
-    }
-  }
+  for (const Color view : {kWhite, kBlack}) net_->refresh(pos, view, acc(0, view));
 }
 
 void Evaluator::make(const Position& before, Move m) {

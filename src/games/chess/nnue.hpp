@@ -75,6 +75,8 @@ class Network {
   friend class Evaluator;
   // The output from two accumulators (side to move's first).
   int output(const std::int16_t* own, const std::int16_t* their) const;
+  // One perspective's accumulator computed from scratch into `acc` (kHidden values).
+  void refresh(const Position& pos, Color view, std::int16_t* acc) const;
 
   std::vector<std::int16_t> w1_ = std::vector<std::int16_t>(kInputs * kHidden);
   std::vector<std::int16_t> b1_ = std::vector<std::int16_t>(kHidden);

@@ -80,7 +80,6 @@ void OrderGenerator::set_state(const State& s) {
   std::fill_n(reach_.begin(), n, ProvinceSet{});
   std::fill_n(movers_.begin(), n, ProvinceSet{});
   occupied_.reset();
-  armies_.reset();
   for (int q0 = 0; q0 < n; ++q0) {
     const auto q = static_cast<ProvinceId>(q0);
     const Unit& u = s.units[q];
@@ -88,7 +87,6 @@ void OrderGenerator::set_state(const State& s) {
     occupied_.set(q);
     ProvinceSet& r = reach_[q];
     if (u.type == UnitType::kArmy) {
-      armies_.set(q);
       r = map_.army_neighbours(q);
       if (touch_[q] != 0) {
         for (std::uint64_t bits = touch_[q]; bits != 0; bits &= bits - 1)

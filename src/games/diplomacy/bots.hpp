@@ -110,7 +110,7 @@ class OrderGenerator {
   std::array<std::uint64_t, kMaxProvinces> touch_{};
   std::array<ProvinceSet, 64> chain_coasts_{};  // the coastal provinces each chain touches
   std::array<ProvinceSet, kMaxProvinces> reach_{}, movers_{};
-  ProvinceSet occupied_, armies_;
+  ProvinceSet occupied_;
   mutable std::vector<Order> scratch_;  // retreat phases' count_unit_orders / unit_order
   // Convoys: a slot per fleet at sea, the armies a chain touches (in id order), and per
   // (fleet, army) the destinations.
