@@ -33,6 +33,7 @@ std::string command_line(const TrainNnueArgs& a) {
       "{}",
       a.o.epochs, a.o.batch, a.o.learning_rate, a.o.wdl, a.o.score_k, a.validation, a.o.seed);
   if (a.max_positions) s += fmt::format(" --max-positions {}", a.max_positions);
+  if (!a.o.mirror) s += " --no-mirror";
   return s + " --out " + a.out;
 }
 
@@ -154,6 +155,7 @@ Runner add_train_nnue(CLI::App& root) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.5));
   cmd->add_option("--max-positions", a->max_positions, "read at most this many (0: all)");
+  cmd->add_flag("!--no-mirror", a->o.mirror, "do not reflect positions left to right");
   cmd->add_option("--seed", a->o.seed, "initial weights, shuffling, the validation split")
       ->capture_default_str();
   cmd->add_option("--threads", a->o.threads, "worker threads (results do not depend on it)")

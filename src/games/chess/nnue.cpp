@@ -13,7 +13,7 @@ namespace kibitz::chess::nnue {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'B', 'Z', 'N', 'N', 'U', 'E', '1'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: squared clipped ReLU
 constexpr std::size_t kMaxProvenance = 1 << 16;
 
 // Reads little-endian fields, remembering whether the input ran out.
@@ -57,7 +57,7 @@ float FloatNetwork::forward(const Position& pos) const {
     for (int i = 0; i < kHidden; ++i) {
       float a = b1[i];
       for (int k = 0; k < n; ++k) a += w1[static_cast<std::size_t>(f[k]) * kHidden + i];
-      out += std::clamp(a, 0.0f, 1.0f) * w2[half * kHidden + i];
+      out += activate(a) * w2[half * kHidden + i];
     }
   }
   return out;
@@ -131,12 +131,16 @@ Result<Network> Network::load(const std::string& path) {
 }
 
 int Network::output(const std::int16_t* own, const std::int16_t* their) const {
-  std::int32_t sum = 0;
+  // Each term, a clipped activation squared times a weight, fits int32 (255^2 x 4055 < 2^31);
+  // their sum, in units of kQA^2 kQB, needs int64.
+  std::int64_t sum = 0;
   for (int i = 0; i < kHidden; ++i) {
-    sum += std::clamp<std::int32_t>(own[i], 0, kQA) * w2_[i];
-    sum += std::clamp<std::int32_t>(their[i], 0, kQA) * w2_[kHidden + i];
+    const std::int32_t a = std::clamp<std::int32_t>(own[i], 0, kQA);
+    const std::int32_t b = std::clamp<std::int32_t>(their[i], 0, kQA);
+    sum += a * a * w2_[i] + b * b * w2_[kHidden + i];
   }
-  return static_cast<int>((static_cast<std::int64_t>(sum) + b2_) * kOutputScale / (kQA * kQB));
+  return static_cast<int>((sum + static_cast<std::int64_t>(b2_) * kQA) * kOutputScale /
+                          (std::int64_t{kQA} * kQA * kQB));
 }
 
 void Network::refresh(const Position& pos, Color view, std::int16_t* acc) const {

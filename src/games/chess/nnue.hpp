@@ -3,7 +3,7 @@
 //
 //   768 inputs per perspective (own/their colour x 6 piece types x 64 squares, the board
 //   flipped for black) -> kHidden accumulator neurons, weights shared by both perspectives
-//   -> clipped ReLU -> one output over [side to move's kHidden, the other's kHidden].
+//   -> squared clipped ReLU -> one output over [side to move's kHidden, the other's kHidden].
 //
 // FloatNetwork is the trainer's model; Network is its quantised form the search runs: the
 // accumulator in int16 at scale kQA, the output weights at kQB, so the output in units of
@@ -36,8 +36,15 @@ inline constexpr int kQA = 255;
 inline constexpr int kQB = 2048;  // fine: the output sums 512 terms, each off by up to 1/(2 kQB)
 inline constexpr int kOutputScale = 400;  // output 1.0 = 400 centipawns
 // What the trainer keeps the weights within, so the int16 accumulator cannot overflow (33
-// features x 1.98 x 255 < 32767) and the output sum fits int32 (512 x 255 x 1.98 kQB < 2^31).
+// features x 1.98 x 255 < 32767) and an output term fits int32 (255^2 x 1.98 kQB < 2^31).
 inline constexpr float kWeightClip = 1.98f;
+
+// The accumulator's activation, squared clipped ReLU: clamp(x, 0, 1)^2. The square lets one
+// layer model products of features (a piece's value that grows with the pieces near it).
+inline float activate(float x) {
+  const float c = x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+  return c * c;
+}
 
 // The input index of piece p on square s from perspective `view`.
 constexpr int feature(Color view, Piece p, Square s) {

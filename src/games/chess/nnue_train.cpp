@@ -30,8 +30,7 @@ float forward(const FloatNetwork& n, const TrainSample& s, float* own, float* th
   }
   float out = n.b2;
   for (int i = 0; i < kHidden; ++i)
-    out += std::clamp(own[i], 0.0f, 1.0f) * n.w2[i] +
-           std::clamp(their[i], 0.0f, 1.0f) * n.w2[kHidden + i];
+    out += activate(own[i]) * n.w2[i] + activate(their[i]) * n.w2[kHidden + i];
   return out;
 }
 
@@ -56,6 +55,18 @@ struct Grads {
   }
 };
 
+// The sample with the board reflected left to right (files a-h swapped): the inputs carry no
+// castling rights, so the position's value is nearly the same, and the reflection doubles the
+// positions the network learns from.
+TrainSample mirrored(const TrainSample& s) {
+  TrainSample m = s;
+  for (int k = 0; k < s.count; ++k) {
+    m.own[k] = static_cast<std::uint16_t>(s.own[k] ^ 7);
+    m.their[k] = static_cast<std::uint16_t>(s.their[k] ^ 7);
+  }
+  return m;
+}
+
 void accumulate(const FloatNetwork& n, const TrainSample& s, const TrainOptions& o, Grads& g) {
   std::array<float, kHidden> own, their;
   const float out = forward(n, s, own.data(), their.data());
@@ -66,10 +77,11 @@ void accumulate(const FloatNetwork& n, const TrainSample& s, const TrainOptions&
   g.b2 += d;
   std::array<float, kHidden> d_own, d_their;
   for (int i = 0; i < kHidden; ++i) {
-    g.w2[i] += d * std::clamp(own[i], 0.0f, 1.0f);
-    g.w2[kHidden + i] += d * std::clamp(their[i], 0.0f, 1.0f);
-    d_own[i] = own[i] > 0.0f && own[i] < 1.0f ? d * n.w2[i] : 0.0f;
-    d_their[i] = their[i] > 0.0f && their[i] < 1.0f ? d * n.w2[kHidden + i] : 0.0f;
+    g.w2[i] += d * activate(own[i]);
+    g.w2[kHidden + i] += d * activate(their[i]);
+    d_own[i] = own[i] > 0.0f && own[i] < 1.0f ? 2.0f * own[i] * d * n.w2[i] : 0.0f;
+    d_their[i] =
+        their[i] > 0.0f && their[i] < 1.0f ? 2.0f * their[i] * d * n.w2[kHidden + i] : 0.0f;
     g.b1[i] += d_own[i] + d_their[i];
   }
   for (int j = 0; j < s.count; ++j) {
@@ -188,7 +200,15 @@ FloatNetwork train_network(const TrainData& data, const TrainOptions& o, const E
         g.clear();
         const std::size_t lo = std::min(end, start + per * static_cast<std::size_t>(b));
         const std::size_t hi = std::min(end, lo + per);
-        for (std::size_t i = lo; i < hi; ++i) accumulate(net, data.train[order[i]], o, g);
+        for (std::size_t i = lo; i < hi; ++i) {
+          const TrainSample& s = data.train[order[i]];
+          // Half the draws reflected, chosen by the seed, the epoch and the position.
+          std::uint64_t h = o.seed ^ (static_cast<std::uint64_t>(epoch) << 40) ^ order[i];
+          if (o.mirror && (splitmix64(h) & 1))
+            accumulate(net, mirrored(s), o, g);
+          else
+            accumulate(net, s, o, g);
+        }
       };
       if (threads == 1) {
         for (int b = 0; b < kBlocks; ++b) run_block(b);

@@ -40,12 +40,13 @@ Result<TrainData> load_train_data(const std::vector<std::string>& files, double 
 
 struct TrainOptions {
   int epochs = 20;
-  int batch = 16384;
+  int batch = 4096;
   double learning_rate = 0.001;
   double wdl = 0.25;     // weight of the game's result in the target (the rest: the score)
   double score_k = 2.4;  // target and prediction: sigmoid(score_k * cp / 400)
   std::uint64_t seed = 1;
   int threads = 1;
+  bool mirror = true;  // train on positions reflected left to right half the time
 };
 
 // Loss of a network on samples (mean squared error of the predicted expectation).
