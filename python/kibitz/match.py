@@ -162,6 +162,35 @@ def _run_match_player(p):
                       "(name, callable))")
 
 
+def _settings(*, games=2, tc=None, movetime_ms=0, nodes=0, depth=0, openings=None,
+              openings_format="auto", plies=0, random_openings=False, seed=1, concurrency=1,
+              gauntlet=False, sprt=None, alpha=0.05, beta=0.05, records=None, board_size=0,
+              rule="", komi=None, max_year=0, max_moves=0, resign_moves=0, resign_score=1000,
+              draw_moves=0, draw_score=10, draw_after=40, grace_ms=0, move_timeout_ms=60000,
+              start_timeout_ms=10000, event="kibitz.run_match", verbose=False, progress=False,
+              report_every=0):
+    """run_match's keywords as the dict the C++ side reads (kibitz.cluster sends it on)."""
+    if sprt is not None:
+        sprt = (float(sprt[0]), float(sprt[1]))
+    return {
+        "games": int(games), "tc": tc, "movetime_ms": int(movetime_ms), "nodes": int(nodes),
+        "depth": int(depth), "openings": None if openings is None else str(openings),
+        "openings_format": str(openings_format), "plies": int(plies),
+        "random_openings": bool(random_openings), "seed": int(seed),
+        "concurrency": int(concurrency), "gauntlet": bool(gauntlet), "sprt": sprt,
+        "alpha": float(alpha), "beta": float(beta),
+        "records": None if records is None else str(records), "board_size": int(board_size),
+        "rule": str(rule), "komi": None if komi is None else float(komi),
+        "max_year": int(max_year), "max_moves": int(max_moves),
+        "resign_moves": int(resign_moves), "resign_score": int(resign_score),
+        "draw_moves": int(draw_moves), "draw_score": int(draw_score),
+        "draw_after": int(draw_after), "grace_ms": int(grace_ms),
+        "move_timeout_ms": int(move_timeout_ms), "start_timeout_ms": int(start_timeout_ms),
+        "event": str(event), "verbose": bool(verbose), "progress": bool(progress),
+        "report_every": int(report_every),
+    }
+
+
 def run_match(game, players, *, games=2, tc=None, movetime_ms=0, nodes=0, depth=0,
               openings=None, openings_format="auto", plies=0, random_openings=False, seed=1,
               concurrency=1, gauntlet=False, sprt=None, alpha=0.05, beta=0.05, records=None,
@@ -190,25 +219,16 @@ def run_match(game, players, *, games=2, tc=None, movetime_ms=0, nodes=0, depth=
     reason), "interrupted" (Ctrl-C stops the match; the games finished are reported), and
     "text", the report as `kibitz match` prints it. Errors (a bad spec, an engine that does
     not start, an unreadable opening file) raise KibitzError."""
-    if sprt is not None:
-        sprt = (float(sprt[0]), float(sprt[1]))
-    settings = {
-        "games": int(games), "tc": tc, "movetime_ms": int(movetime_ms), "nodes": int(nodes),
-        "depth": int(depth), "openings": None if openings is None else str(openings),
-        "openings_format": str(openings_format), "plies": int(plies),
-        "random_openings": bool(random_openings), "seed": int(seed),
-        "concurrency": int(concurrency), "gauntlet": bool(gauntlet), "sprt": sprt,
-        "alpha": float(alpha), "beta": float(beta),
-        "records": None if records is None else str(records), "board_size": int(board_size),
-        "rule": str(rule), "komi": None if komi is None else float(komi),
-        "max_year": int(max_year), "max_moves": int(max_moves),
-        "resign_moves": int(resign_moves), "resign_score": int(resign_score),
-        "draw_moves": int(draw_moves), "draw_score": int(draw_score),
-        "draw_after": int(draw_after), "grace_ms": int(grace_ms),
-        "move_timeout_ms": int(move_timeout_ms), "start_timeout_ms": int(start_timeout_ms),
-        "event": str(event), "verbose": bool(verbose), "progress": bool(progress),
-        "report_every": int(report_every),
-    }
+    settings = _settings(
+        games=games, tc=tc, movetime_ms=movetime_ms, nodes=nodes, depth=depth,
+        openings=openings, openings_format=openings_format, plies=plies,
+        random_openings=random_openings, seed=seed, concurrency=concurrency, gauntlet=gauntlet,
+        sprt=sprt, alpha=alpha, beta=beta, records=records, board_size=board_size, rule=rule,
+        komi=komi, max_year=max_year, max_moves=max_moves, resign_moves=resign_moves,
+        resign_score=resign_score, draw_moves=draw_moves, draw_score=draw_score,
+        draw_after=draw_after, grace_ms=grace_ms, move_timeout_ms=move_timeout_ms,
+        start_timeout_ms=start_timeout_ms, event=event, verbose=verbose, progress=progress,
+        report_every=report_every)
     name = game if isinstance(game, str) else game.name
     report_json, text = _run_match(name, [_run_match_player(p) for p in players], settings)
     report = json.loads(report_json)

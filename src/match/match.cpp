@@ -30,17 +30,18 @@ std::vector<GameJob> schedule(const MatchConfig& c, std::size_t openings) {
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.below(i)]);
   }
   std::vector<GameJob> jobs;
+  int number = 0;
   // Pair by pair across the opponents, so a gauntlet's pairings progress together.
   for (int p = 0; p < pairs; ++p)
     for (int o = 1; o <= opponents; ++o)
       for (int g = 0; g < 2 && 2 * p + g < c.games; ++g) {
         GameJob job;
-        job.number = static_cast<int>(jobs.size()) + 1;
+        job.number = ++number;
         job.pair = p;
         job.opponent = o;
         job.seats = g == 0 ? std::array<int, 2>{0, o} : std::array<int, 2>{o, 0};
         job.opening = order[static_cast<std::size_t>(p) % order.size()];
-        jobs.push_back(job);
+        if (p >= c.pair_begin && (c.pair_end < 0 || p < c.pair_end)) jobs.push_back(job);
       }
   return jobs;
 }
@@ -81,6 +82,64 @@ nlohmann::json number(double x) {
 
 }  // namespace
 
+ReportBuilder::ReportBuilder(const MatchConfig& config, std::string game, std::string measure_name,
+                             int scheduled)
+    : config_(config) {
+  report_.game = std::move(game);
+  report_.measure_name = std::move(measure_name);
+  report_.scheduled = scheduled;
+  for (const auto& p : config.players) report_.players.push_back({p.name, p.describe(), {}});
+  const int opponents = config.gauntlet ? static_cast<int>(config.players.size()) - 1 : 1;
+  for (int o = 1; o <= opponents; ++o) {
+    PairingReport pairing;
+    pairing.opponent = o;
+    report_.pairings.push_back(pairing);
+  }
+}
+
+bool ReportBuilder::add(const GameJob& job, GameOutcome outcome) {
+  auto& pairing = report_.pairings[static_cast<std::size_t>(job.opponent - 1)];
+  for (int s = 0; s < 2; ++s)
+    add_faults(report_.players[static_cast<std::size_t>(job.seats[s])].faults,
+               outcome.stats[static_cast<std::size_t>(s)]);
+  outcome.record.clear();
+  const auto key = std::make_pair(job.opponent, job.pair);
+  if (outcome.finished()) {
+    const double score = job.seats[0] == 0 ? outcome.first_score : 1.0 - outcome.first_score;
+    pairing.tally.add_game(score);
+    if (auto it = half_pairs_.find(key); it != half_pairs_.end()) {
+      pairing.tally.add_pair(it->second, score);
+      half_pairs_.erase(it);
+    } else {
+      half_pairs_.emplace(key, score);
+    }
+    pairing.elo = estimate_elo(pairing.tally);
+    if (outcome.measure) {
+      const auto& m = *outcome.measure;
+      const int mine = job.seats[0] == 0 ? 0 : 1;
+      pairing.measure.add_game(m[mine], m[1 - mine]);
+      const double d = m[mine] - m[1 - mine];
+      if (auto it = half_measures_.find(key); it != half_measures_.end()) {
+        pairing.measure.add_pair((it->second + d) / 2);
+        half_measures_.erase(it);
+      } else {
+        half_measures_.emplace(key, d);
+      }
+    }
+    if (config_.sprt) {
+      pairing.sprt = sprt(*config_.sprt, pairing.tally);
+      if (pairing.sprt->decision != SprtDecision::kContinue && report_.stop_reason.empty())
+        report_.stop_reason =
+            fmt::format("SPRT: {} after {} games", decision_text(pairing.sprt->decision),
+                        pairing.tally.games());
+    }
+  } else {
+    ++pairing.unfinished;
+  }
+  report_.games.push_back({job, std::move(outcome)});
+  return half_pairs_.count(key) == 0;
+}
+
 Match::Match(MatchConfig config, std::unique_ptr<GameKind> game)
     : config_(std::move(config)), game_(std::move(game)) {}
 
@@ -118,82 +177,35 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
   }
 
   const auto jobs = schedule(config_, game_->opening_count());
-  MatchReport report;
-  report.game = game_->name();
-  report.measure_name = game_->measure_name();
-  report.scheduled = static_cast<int>(jobs.size());
-  for (const auto& p : players) report.players.push_back({p.name, p.describe(), {}});
-  const int opponents = config_.gauntlet ? static_cast<int>(players.size()) - 1 : 1;
-  for (int o = 1; o <= opponents; ++o) {
-    PairingReport pairing;
-    pairing.opponent = o;
-    report.pairings.push_back(pairing);
-  }
+  ReportBuilder builder(config_, game_->name(), game_->measure_name(),
+                        static_cast<int>(jobs.size()));
+  MatchReport& report = builder.report();
 
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> decided{false};
-  std::map<std::pair<int, int>, double> half_pairs;     // (opponent, pair) -> player 1's score
-  std::map<std::pair<int, int>, double> half_measures;  // the same for the measure's difference
   Progress progress("match", jobs.size(), stderr, config_.progress);
   int done_games = 0;
 
   auto finish_game = [&](const GameJob& job, GameOutcome outcome) {
     std::lock_guard lock(mutex);
-    auto& pairing = report.pairings[static_cast<std::size_t>(job.opponent - 1)];
-    for (int s = 0; s < 2; ++s)
-      add_faults(report.players[static_cast<std::size_t>(job.seats[s])].faults,
-                 outcome.stats[static_cast<std::size_t>(s)]);
     if (records.is_open() && !outcome.record.empty()) {
       records << outcome.record << '\n';
       records.flush();
     }
-    outcome.record.clear();
     const bool counted = outcome.finished() && !stop.load();
-    if (outcome.finished()) {
-      const double score = job.seats[0] == 0 ? outcome.first_score : 1.0 - outcome.first_score;
-      pairing.tally.add_game(score);
-      const auto key = std::make_pair(job.opponent, job.pair);
-      if (auto it = half_pairs.find(key); it != half_pairs.end()) {
-        pairing.tally.add_pair(it->second, score);
-        half_pairs.erase(it);
-      } else {
-        half_pairs.emplace(key, score);
-      }
-      pairing.elo = estimate_elo(pairing.tally);
-      if (outcome.measure) {
-        const auto& m = *outcome.measure;
-        const int mine = job.seats[0] == 0 ? 0 : 1;
-        pairing.measure.add_game(m[mine], m[1 - mine]);
-        const double d = m[mine] - m[1 - mine];
-        if (auto it = half_measures.find(key); it != half_measures.end()) {
-          pairing.measure.add_pair((it->second + d) / 2);
-          half_measures.erase(it);
-        } else {
-          half_measures.emplace(key, d);
-        }
-      }
-      if (config_.sprt) {
-        pairing.sprt = sprt(*config_.sprt, pairing.tally);
-        if (pairing.sprt->decision != SprtDecision::kContinue && !decided.exchange(true))
-          report.stop_reason =
-              fmt::format("SPRT: {} after {} games", decision_text(pairing.sprt->decision),
-                          pairing.tally.games());
-      }
-    } else {
-      ++pairing.unfinished;
-    }
     if (config_.settings.verbose || !outcome.finished())
       fmt::print(stderr, "game {} ({} vs {}): {} {{{}}}\n", job.number,
                  players[static_cast<std::size_t>(job.seats[0])].name,
                  players[static_cast<std::size_t>(job.seats[1])].name,
                  outcome.result.empty() ? "*" : outcome.result, outcome.reason);
-    report.games.push_back({job, std::move(outcome)});
+    const bool pair_done = builder.add(job, std::move(outcome));
+    if (builder.decided()) decided.store(true);
     ++done_games;
     if (config_.on_update) config_.on_update({job, &report.games.back().outcome, report});
+    const auto& pairing = report.pairings[static_cast<std::size_t>(job.opponent - 1)];
     const std::string line = status_line(pairing, report);
     progress.update(static_cast<std::uint64_t>(done_games), line);
-    const bool pair_done = half_pairs.count({job.opponent, job.pair}) == 0;
     if (!progress.enabled() && counted &&
         ((config_.report_every > 0 && done_games % config_.report_every == 0) ||
          (config_.sprt && pair_done)))
@@ -263,7 +275,7 @@ Result<MatchReport> Match::run(const std::atomic<bool>& stop) {
   report.interrupted = stop.load();
   if (report.interrupted && report.stop_reason.empty()) report.stop_reason = "interrupted";
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return report;
+  return std::move(report);
 }
 
 std::string status_line(const PairingReport& p, const MatchReport& report) {
@@ -403,7 +415,19 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
                {"reason", o.reason},
                {"plies", o.plies},
                {"seconds", number(o.seconds)}};
+    // What report_from_games needs to count the game again elsewhere.
+    gj["opponent"] = g.job.opponent;
+    gj["seats"] = g.job.seats;
+    gj["opening_index"] = g.job.opening;
+    for (const auto& st : o.stats)
+      gj["stats"].push_back({{"moves", st.moves},
+                             {"max_move_ms", st.max_move_ms},
+                             {"min_clock_left_ms", st.min_clock_left_ms},
+                             {"time_losses", st.time_losses},
+                             {"illegal_moves", st.illegal_moves},
+                             {"crashes", st.crashes}});
     if (o.measure) gj["measure"] = {number((*o.measure)[0]), number((*o.measure)[1])};
+    if (o.fault != Fault::kNone) gj["fault_seat"] = o.fault_seat;
     if (o.fault != Fault::kNone)
       gj["fault"] = {
           {"player",
@@ -413,6 +437,66 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
     j["games"].push_back(gj);
   }
   return j.dump(2);
+}
+
+Result<MatchReport> report_from_games(const MatchConfig& config, const GameKind& game,
+                                      const std::string& games_json) {
+  using nlohmann::json;
+  const json games = json::parse(games_json, nullptr, false);
+  if (games.is_discarded() || !games.is_array())
+    return fail("report_from_games: expected a JSON array of games");
+  const auto jobs = schedule(config, game.opening_count());
+  std::map<int, const GameJob*> by_number;
+  for (const auto& job : jobs) by_number[job.number] = &job;
+  ReportBuilder builder(config, game.name(), game.measure_name(), static_cast<int>(jobs.size()));
+  std::map<int, bool> seen;
+  for (const json& g : games) {
+    try {
+      const int n = g.at("number").get<int>();
+      const auto it = by_number.find(n);
+      if (it == by_number.end()) return fail("report_from_games: game {} is not scheduled", n);
+      if (seen[n]) return fail("report_from_games: game {} is given twice", n);
+      seen[n] = true;
+      const GameJob& job = *it->second;
+      if (g.at("seats").get<std::array<int, 2>>() != job.seats ||
+          g.at("opponent").get<int>() != job.opponent)
+        return fail("report_from_games: game {} was played by other seats than scheduled", n);
+      GameOutcome o;
+      o.first_score = g.at("first_score").is_null() ? -1.0 : g.at("first_score").get<double>();
+      o.result = g.at("result").get<std::string>();
+      o.termination = g.at("termination").get<std::string>();
+      o.reason = g.at("reason").get<std::string>();
+      o.plies = g.at("plies").get<int>();
+      o.seconds = g.at("seconds").is_null() ? 0.0 : g.at("seconds").get<double>();
+      o.opening = g.at("opening").get<std::string>();
+      const json& stats = g.at("stats");
+      for (std::size_t s = 0; s < 2; ++s) {
+        const json& st = stats.at(s);
+        auto& out = o.stats[s];
+        out.moves = st.at("moves").get<int>();
+        out.max_move_ms = st.at("max_move_ms").get<double>();
+        out.min_clock_left_ms = st.at("min_clock_left_ms").get<double>();
+        out.time_losses = st.at("time_losses").get<int>();
+        out.illegal_moves = st.at("illegal_moves").get<int>();
+        out.crashes = st.at("crashes").get<int>();
+      }
+      if (g.contains("measure"))
+        o.measure = std::array<double, 2>{g["measure"].at(0).get<double>(),
+                                          g["measure"].at(1).get<double>()};
+      if (g.contains("fault")) {
+        o.fault_seat = g.at("fault_seat").get<int>();
+        const auto kind = g["fault"].at("kind").get<std::string>();
+        for (const Fault f : {Fault::kTime, Fault::kIllegal, Fault::kCrash})
+          if (fault_name(f) == kind) o.fault = f;
+        if (o.fault == Fault::kNone)
+          return fail("report_from_games: game {} has an unknown fault '{}'", n, kind);
+      }
+      builder.add(job, std::move(o));
+    } catch (const json::exception& e) {
+      return fail("report_from_games: a game entry does not read: {}", e.what());
+    }
+  }
+  return std::move(builder.report());
 }
 
 void MeasureTally::add_game(double mine, double theirs) {

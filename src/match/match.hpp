@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,11 @@ struct MatchConfig {
                                    // SPRT every finished pair)
   bool progress = false;           // the live line on stderr
   std::function<void(const MatchUpdate&)> on_update;  // a live view (kibitz serve)
+  // A shard of the schedule: only the pairs in [pair_begin, pair_end) are played (0-based;
+  // pair_end < 0: to the end). Every game keeps its number, opening and colours, so shards
+  // run apart (kibitz.cluster) together play exactly the whole match.
+  int pair_begin = 0;
+  int pair_end = -1;
 };
 
 struct PlayerTotals {
@@ -93,6 +99,33 @@ struct MatchReport {
   std::string stop_reason;  // why the match ended early (SPRT decision, interrupt)
   double seconds = 0;
 };
+
+// Counts games into a report as they finish: W/D/L, the pentanomial pairs, Elo, SPRT, the
+// measure and the players' faults. Match::run feeds it; so does kibitz.cluster with the games
+// its shards played, so both give the same report.
+class ReportBuilder {
+ public:
+  ReportBuilder(const MatchConfig& config, std::string game, std::string measure_name,
+                int scheduled);
+  // Counts a game that ended (an unfinished one only as unfinished); its record text is
+  // dropped. Returns whether the game completed its pair.
+  bool add(const GameJob& job, GameOutcome outcome);
+  // Whether an SPRT decision has been reached (report().stop_reason says which).
+  bool decided() const { return !report_.stop_reason.empty(); }
+  MatchReport& report() { return report_; }
+
+ private:
+  const MatchConfig& config_;
+  MatchReport report_;
+  std::map<std::pair<int, int>, double> half_pairs_;     // (opponent, pair) -> player 1's score
+  std::map<std::pair<int, int>, double> half_measures_;  // the same for the measure's difference
+};
+
+// The report of games played elsewhere, each given as report_json's entry for it (with its
+// seats, opponent and per-seat statistics): kibitz.cluster's shards. A game is identified
+// by its number; a number given twice is an error, as is one outside the schedule.
+Result<MatchReport> report_from_games(const MatchConfig& config, const GameKind& game,
+                                      const std::string& games_json);
 
 class Match {
  public:

@@ -579,7 +579,13 @@ T setting(const py::dict& d, const char* key, T fallback) {
 // `kibitz match` prints it. The match runs on a thread of its own without the GIL; this
 // thread wakes every 50 ms to take Ctrl-C, which stops the match as `kibitz match` stops
 // (the games finished are reported, "interrupted" is true).
-py::tuple run_match(const std::string& game_name, const py::list& players, const py::dict& d) {
+struct MatchSetup {
+  match::MatchConfig config;
+  std::unique_ptr<match::GameKind> kind;
+};
+
+// The config and game of a match from run_match's settings (errors raise KibitzError).
+MatchSetup match_setup(const std::string& game_name, const py::list& players, const py::dict& d) {
   const Registry& registry = builtin_registry();
   const GameEntry* entry = registry.find(game_name);
   if (!entry) throw KibitzError("unknown game '" + game_name + "' (kibitz.games() lists them)");
@@ -621,6 +627,9 @@ py::tuple run_match(const std::string& game_name, const py::list& players, const
   c.openings.random_order = setting(d, "random_openings", false);
   c.records_file = setting<std::string>(d, "records", "");
   c.report_every = setting(d, "report_every", 0);
+  c.pair_begin = setting(d, "pair_begin", 0);
+  c.pair_end = setting(d, "pair_end", -1);
+  if (c.pair_begin < 0) throw KibitzError("pair_begin: must be at least 0");
   c.progress = setting(d, "progress", false);
   if (d.contains("sprt") && !d["sprt"].is_none()) {
     const auto [elo0, elo1] = setting(d, "sprt", std::pair<double, double>{});
@@ -654,8 +663,14 @@ py::tuple run_match(const std::string& game_name, const py::list& players, const
         throw KibitzError("no limit for '" + p.name +
                           "': give tc, movetime_ms, nodes or depth (or its own in its spec)");
 
+  return {std::move(c), std::move(*kind)};
+}
+
+py::tuple run_match(const std::string& game_name, const py::list& players, const py::dict& d) {
+  MatchSetup setup = match_setup(game_name, players, d);
+  const match::MatchConfig& c = setup.config;
   std::atomic<bool> stop{false};
-  match::Match m(c, std::move(*kind));
+  match::Match m(c, std::move(setup.kind));
   Result<match::MatchReport> report = fail("run_match: no report");
   {
     py::gil_scoped_release release;
@@ -670,6 +685,21 @@ py::tuple run_match(const std::string& game_name, const py::list& players, const
     report = running.get();
   }
   const auto r = value_or_raise(std::move(report));
+  return py::make_tuple(match::report_json(r, c), match::format_report(r, c));
+}
+
+// The report of games played apart (kibitz.cluster's shards): `games_json` is the list of
+// the shards' game entries (run_match's report["games"]); the match's settings as
+// run_match's, so the report counts them as `kibitz match` would have.
+py::tuple match_report(const std::string& game_name, const py::list& players, const py::dict& d,
+                       const std::string& games_json, double seconds) {
+  MatchSetup setup = match_setup(game_name, players, d);
+  const match::MatchConfig& c = setup.config;
+  match::OpeningOptions openings = c.openings;
+  openings.seed = c.seed;  // as Match::run sets it: the schedule's opening order
+  ok_or_raise(setup.kind->load_openings(openings));
+  auto r = value_or_raise(match::report_from_games(c, *setup.kind, games_json));
+  r.seconds = seconds;
   return py::make_tuple(match::report_json(r, c), match::format_report(r, c));
 }
 
@@ -956,6 +986,8 @@ PYBIND11_MODULE(_kibitz, m) {
         "move, 0..1.");
 
   m.def("_run_match", &run_match, py::arg("game"), py::arg("players"), py::arg("settings"));
+  m.def("_match_report", &match_report, py::arg("game"), py::arg("players"), py::arg("settings"),
+        py::arg("games_json"), py::arg("seconds") = 0.0);
 
   m.def("random_games", &random_games, py::arg("game"), py::arg("n"), py::arg("seed") = 1,
         py::arg("max_plies") = 100000,

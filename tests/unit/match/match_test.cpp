@@ -2,8 +2,10 @@
 // between in-process bots and misbehaving external engines (tests/data/engines/fake_uci.sh).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "games/chess/pgn.hpp"
@@ -215,6 +217,49 @@ TEST(MatchChess, BadPlayersFailBeforeAnyGame) {
   EXPECT_NE(run({"bot=random", "bot=kibitz option.nonsense=true"}).find("no option"),
             std::string::npos);
   EXPECT_NE(run({"bot=random", "bot=random"}).find("named"), std::string::npos);
+}
+
+// Shards of the schedule (kibitz.cluster's tasks) play exactly the games of the whole
+// match, and counting their JSON entries again gives the whole match's report.
+TEST(MatchChess, ShardsPlayTheWholeMatchAndCountTheSame) {
+  auto c = config_for({"name=search bot=kibitz option.Hash=1", "name=plain bot=plain"});
+  c.settings.limits.depth = 2;
+  c.settings.adjudication.max_moves = 60;
+  c.games = 8;
+  const auto whole = play(c);
+  std::string all = "[";
+  std::vector<int> numbers;
+  for (const auto& [begin, end] : std::vector<std::pair<int, int>>{{0, 1}, {1, 3}, {3, -1}}) {
+    auto shard = c;
+    shard.pair_begin = begin;
+    shard.pair_end = end;
+    const auto r = play(shard);
+    const auto j = nlohmann::json::parse(report_json(r, shard));
+    EXPECT_EQ(r.scheduled, 2 * ((end < 0 ? 4 : end) - begin));
+    for (const auto& g : j["games"]) {
+      numbers.push_back(g["number"].get<int>());
+      all += (all.size() > 1 ? "," : "") + g.dump();
+    }
+  }
+  all += "]";
+  std::sort(numbers.begin(), numbers.end());
+  EXPECT_EQ(numbers, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  auto kind = make_game_kind("chess", {});
+  const auto again = report_from_games(c, **kind, all);
+  ASSERT_TRUE(again) << again.error().message;
+  const auto& a = again->pairings[0].tally;
+  const auto& w = whole.pairings[0].tally;
+  EXPECT_EQ(a.wins, w.wins);
+  EXPECT_EQ(a.draws, w.draws);
+  EXPECT_EQ(a.losses, w.losses);
+  EXPECT_EQ(a.penta, w.penta);
+  EXPECT_EQ(again->players[0].faults.moves, whole.players[0].faults.moves);
+  EXPECT_EQ(again->pairings[0].elo.elo, whole.pairings[0].elo.elo);
+  // The same game twice, a game outside the schedule and broken text are refused.
+  EXPECT_FALSE(report_from_games(
+      c, **kind, "[" + all.substr(1, all.size() - 2) + "," + all.substr(1, all.size() - 2) + "]"));
+  EXPECT_FALSE(report_from_games(c, **kind, "[{\"number\": 99}]"));
+  EXPECT_FALSE(report_from_games(c, **kind, "{not json"));
 }
 
 TEST(MatchChess, SprtStopsOnceDecided) {

@@ -1,0 +1,249 @@
+"""Matches spread over a Dask cluster: the games of `kibitz match` split into shards of game
+pairs, each shard a Dask task that runs Kibitz's C++ match runner on a worker, the results
+counted by the same C++ code as a single-machine match (so the same seed and openings give the
+same games, and at fixed depth or nodes the same totals). docs/scale.md has the details.
+
+    python -m kibitz.cluster match --game chess --engine "bot=kibitz" --engine "bot=plain" \\
+        --depth 4 --games 400 --workers 2
+    python -m kibitz.cluster match ... --scheduler tcp://10.0.0.5:8786
+
+From Python: kibitz.cluster.run_match(game, players, workers=2, **run_match's settings).
+
+A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere, and
+a shard's games are counted once, when its result arrives. External engines (cmd=...) must
+exist on every worker; each worker starts every player once before any game is sent, and a
+player that does not start there stops the match with the worker's name and the engine's
+error.
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+from ._kibitz import KibitzError, _match_report, _run_match
+from .match import _run_match_player, _settings
+
+try:  # Dask is optional: only this module needs it
+    import distributed
+except ImportError:  # pragma: no cover - reported when a match is asked for
+    distributed = None
+
+
+def _need_dask():
+    if distributed is None:
+        raise KibitzError("kibitz.cluster needs Dask (Debian: python3-dask python3-distributed; "
+                          "scripts/install-deps installs them)")
+
+
+def _play_shard(game, players, settings, begin, end):
+    """On a worker: the pairs [begin, end) of the match, with their records. Returns
+    (begin, the games' report entries, the records text)."""
+    shard = dict(settings, pair_begin=begin, pair_end=end, concurrency=1, progress=False,
+                 report_every=0, sprt=None)
+    records_text = ""
+    with tempfile.TemporaryDirectory(prefix="kibitz-shard-") as tmp:
+        path = os.path.join(tmp, "records")
+        if settings.get("records"):
+            shard["records"] = path
+        report_json, _ = _run_match(game, [_run_match_player(p) for p in players], shard)
+        if settings.get("records") and os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                records_text = f.read()
+    return begin, json.loads(report_json)["games"], records_text
+
+
+def _check_worker(game, players, settings):
+    """On a worker: starts every player once (no game); the error text, or None."""
+    try:
+        _run_match(game, [_run_match_player(p) for p in players],
+                   dict(settings, pair_begin=0, pair_end=0, records=None, progress=False))
+    except KibitzError as e:
+        return str(e)
+    return None
+
+
+def _report(game, players, settings, games, seconds):
+    report_json, text = _match_report(game, [_run_match_player(p) for p in players], settings,
+                                      json.dumps(games), seconds)
+    report = json.loads(report_json)
+    report["text"] = text
+    return report
+
+
+def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, client=None,
+              status=None, **settings):
+    """A match as kibitz.run_match plays it (the same players and keywords), its game pairs
+    run as Dask tasks: on a LocalCluster of `workers` single-threaded processes, on the
+    cluster whose scheduler is at `scheduler` ("tcp://host:8786"), or through `client`, a
+    distributed.Client of your own. Each task plays `pairs_per_task` consecutive pairs.
+    `status`, if given, is called with the report so far after each task. An SPRT decision
+    cancels the tasks not yet finished. Returns the report dict of kibitz.run_match, with
+    "tasks" (how many ran) and "workers" (the cluster's worker count)."""
+    _need_dask()
+    name = game if isinstance(game, str) else game.name
+    settings = _settings(**settings)
+    if pairs_per_task < 1:
+        raise KibitzError("pairs_per_task must be at least 1")
+    if len(players) < 2:
+        raise KibitzError("a match needs at least two players")
+    opponents = len(players) - 1 if settings["gauntlet"] else 1
+    if opponents > 1:
+        raise KibitzError("kibitz.cluster plays matches of two players (no gauntlet yet)")
+    pairs = (settings["games"] + 1) // 2
+    # The settings check themselves here first (a bad option fails before any worker runs).
+    _match_report(name, [_run_match_player(p) for p in players], settings, "[]")
+
+    own = None
+    if client is None:
+        if scheduler:
+            client = own = distributed.Client(scheduler)
+        else:
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                               processes=True, dashboard_address=":0")
+            client = own = distributed.Client(cluster)
+    try:
+        worker_errors = client.run(_check_worker, name, players, settings)
+        bad = {w: e for w, e in worker_errors.items() if e}
+        if bad:
+            w, e = sorted(bad.items())[0]
+            raise KibitzError(f"on worker {w}: {e}" +
+                              (f" (and {len(bad) - 1} more workers)" if len(bad) > 1 else ""))
+        start = time.monotonic()
+        futures = [client.submit(_play_shard, name, players, settings, b,
+                                 min(pairs, b + pairs_per_task), pure=False)
+                   for b in range(0, pairs, pairs_per_task)]
+        games, done = [], set()
+        records = None
+        if settings["records"]:
+            records = open(settings["records"], "a", encoding="utf-8")
+        report = None
+        try:
+            for future in distributed.as_completed(futures):
+                begin, shard_games, text = future.result()
+                if begin in done:  # never counted twice, whatever the scheduler does
+                    continue
+                done.add(begin)
+                games.extend(shard_games)
+                if records is not None and text:
+                    records.write(text)
+                    records.flush()
+                report = _report(name, players, settings, games, time.monotonic() - start)
+                if status is not None:
+                    status(report)
+                if report["stop_reason"].startswith("SPRT"):
+                    for f in futures:
+                        f.cancel()
+                    break
+        finally:
+            if records is not None:
+                records.close()
+        report = _report(name, players, settings, games, time.monotonic() - start)
+        report["tasks"] = len(done)
+        report["workers"] = len(client.scheduler_info()["workers"])
+        return report
+    finally:
+        if own is not None:
+            cluster = own.cluster
+            own.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python -m kibitz.cluster",
+                                description="Kibitz matches on a Dask cluster (docs/scale.md)")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("match", help="a match whose game pairs run as Dask tasks "
+                       "(the options of `kibitz match`)")
+    m.add_argument("--game", default="chess")
+    m.add_argument("-e", "--engine", action="append", required=True,
+                   help="a player, as `kibitz match --engine` takes it (at least two)")
+    m.add_argument("-n", "--games", type=int, default=2)
+    m.add_argument("--tc")
+    m.add_argument("--movetime", type=int, default=0)
+    m.add_argument("--nodes", type=int, default=0)
+    m.add_argument("--depth", type=int, default=0)
+    m.add_argument("--openings")
+    m.add_argument("--openings-format", default="auto")
+    m.add_argument("--plies", type=int, default=0)
+    m.add_argument("--random-openings", action="store_true")
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--board-size", type=int, default=0)
+    m.add_argument("--rule", default="")
+    m.add_argument("--komi", type=float)
+    m.add_argument("--max-year", type=int, default=0)
+    m.add_argument("--resign-moves", type=int, default=0)
+    m.add_argument("--resign-score", type=int, default=1000)
+    m.add_argument("--draw-moves", type=int, default=0)
+    m.add_argument("--draw-score", type=int, default=10)
+    m.add_argument("--draw-after", type=int, default=40)
+    m.add_argument("--max-moves", type=int, default=0)
+    m.add_argument("--grace", type=int, default=0)
+    m.add_argument("--move-timeout", type=int, default=60000)
+    m.add_argument("--start-timeout", type=int, default=10000)
+    m.add_argument("--sprt", help="ELO0,ELO1")
+    m.add_argument("--alpha", type=float, default=0.05)
+    m.add_argument("--beta", type=float, default=0.05)
+    m.add_argument("--pgn", "--records", dest="records")
+    m.add_argument("--json", help="write the report as JSON to this file")
+    m.add_argument("--event", default="kibitz.cluster")
+    m.add_argument("--workers", type=int, default=2,
+                   help="LocalCluster worker processes (without --scheduler)")
+    m.add_argument("--scheduler", help="a running Dask scheduler, tcp://host:8786")
+    m.add_argument("--pairs-per-task", type=int, default=1)
+    m.add_argument("--quiet", action="store_true", help="no status line per finished task")
+    return p
+
+
+def main(argv=None):
+    a = _parser().parse_args(argv)
+    sprt = None
+    if a.sprt:
+        try:
+            elo0, elo1 = (float(x) for x in a.sprt.split(","))
+        except ValueError:
+            print(f"kibitz.cluster: error: --sprt: expected ELO0,ELO1, got '{a.sprt}'",
+                  file=sys.stderr)
+            return 2
+        sprt = (elo0, elo1)
+
+    def status(r):
+        if a.quiet:
+            return
+        p = r["pairings"][0]
+        print(f"[{p['games']}/{r['scheduled']}] {p['player']} vs {p['opponent']}: "
+              f"+{p['wins']} ={p['draws']} -{p['losses']}", file=sys.stderr, flush=True)
+
+    try:
+        report = run_match(
+            a.game, a.engine, workers=a.workers, scheduler=a.scheduler,
+            pairs_per_task=a.pairs_per_task, status=status, games=a.games, tc=a.tc,
+            movetime_ms=a.movetime, nodes=a.nodes, depth=a.depth, openings=a.openings,
+            openings_format=a.openings_format, plies=a.plies,
+            random_openings=a.random_openings, seed=a.seed, sprt=sprt, alpha=a.alpha,
+            beta=a.beta, records=a.records, board_size=a.board_size, rule=a.rule,
+            komi=a.komi, max_year=a.max_year, max_moves=a.max_moves,
+            resign_moves=a.resign_moves, resign_score=a.resign_score,
+            draw_moves=a.draw_moves, draw_score=a.draw_score, draw_after=a.draw_after,
+            grace_ms=a.grace, move_timeout_ms=a.move_timeout,
+            start_timeout_ms=a.start_timeout, event=a.event)
+    except (KibitzError, OSError) as e:
+        print(f"kibitz.cluster: error: {e}", file=sys.stderr)
+        return 1
+    print(report["text"], end="")
+    if a.json:
+        text = dict(report)
+        del text["text"]
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump(text, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    # Run as kibitz.cluster, not __main__: Dask sends the task functions to the workers by
+    # name, and a worker imports them from the installed module.
+    from kibitz.cluster import main as _main
+
+    sys.exit(_main())
