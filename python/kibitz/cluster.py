@@ -6,8 +6,11 @@ same games, and at fixed depth or nodes the same totals). docs/scale.md has the 
     python -m kibitz.cluster match --game chess --engine "bot=kibitz" --engine "bot=plain" \\
         --depth 4 --games 400 --workers 2
     python -m kibitz.cluster match ... --scheduler tcp://10.0.0.5:8786
+    python -m kibitz.cluster selfplay --games 100000 --games-per-task 500 --seed 1000 \
+        --nodes 5000 --openings ../shared/data/chess/openings/2moves_v1.epd --out train.kbd
 
-From Python: kibitz.cluster.run_match(game, players, workers=2, **run_match's settings).
+From Python: kibitz.cluster.run_match(game, players, workers=2, **run_match's settings) and
+kibitz.cluster.run_selfplay(args, games=..., games_per_task=..., seed=..., out=...).
 
 A worker that dies mid-shard loses nothing: the scheduler runs the shard again elsewhere, and
 a shard's games are counted once, when its result arrives. External engines (cmd=...) must
@@ -22,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from ._kibitz import KibitzError, _match_report, _run_match
+from ._kibitz import KibitzError, _match_report, _run_match, _selfplay
 from .match import _run_match_player, _settings
 
 try:  # Dask is optional: only this module needs it
@@ -151,6 +154,100 @@ def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, cli
                 cluster.close()
 
 
+_KBD_HEADER = 16  # "KBZTRAIN", version, record size (training_data.hpp)
+
+
+def _selfplay_task(args, games, seed, out_name, pgn):
+    """On a worker: `kibitz selfplay ARGS --games G --seed S` into temporary files; returns
+    (seed, the positions file's bytes, the PGN text)."""
+    with tempfile.TemporaryDirectory(prefix="kibitz-selfplay-") as tmp:
+        out = os.path.join(tmp, out_name)  # the same name: .kbd picks the binary format
+        words = list(args) + ["--games", str(games), "--seed", str(seed), "--out", out]
+        if pgn:
+            words += ["--pgn", os.path.join(tmp, "games.pgn")]
+        _selfplay(words)
+        with open(out, "rb") as f:
+            data = f.read()
+        text = ""
+        if pgn:
+            with open(os.path.join(tmp, "games.pgn"), encoding="utf-8") as f:
+                text = f.read()
+    return seed, data, text
+
+
+def _append_positions(path, data, binary):
+    """Appends one task's file to `path`: a training file's header is written once, and an
+    existing file must carry the same header."""
+    if binary and os.path.exists(path) and os.path.getsize(path) > 0:
+        with open(path, "rb") as f:
+            head = f.read(_KBD_HEADER)
+        if head != data[:_KBD_HEADER]:
+            raise KibitzError(f"{path}: not a training file of this format (its header differs)")
+        data = data[_KBD_HEADER:]
+    with open(path, "ab") as f:
+        f.write(data)
+    return len(data)
+
+
+def run_selfplay(args, *, games, out, seed=1, games_per_task=100, pgn=None, workers=2,
+                 scheduler=None, client=None, status=None):
+    """`kibitz selfplay` spread over a Dask cluster: task k plays
+    `kibitz selfplay ARGS --games G --seed SEED+k` (G = games_per_task, the last task the
+    rest), and the tasks' files are appended to `out` (and their games to `pgn`) in task order,
+    so the result is the file those commands run one after another would write. `args` are
+    the command's other words (["--nodes", "5000", "--openings", FILE], ["--game", "go",
+    ...]); files they name must exist on the workers. A training file (.kbd) gets its header
+    once; an existing one is appended to. Returns {"games", "tasks", "bytes", "seconds"}."""
+    _need_dask()
+    if games < 1 or games_per_task < 1:
+        raise KibitzError("games and games_per_task must be at least 1")
+    for w in ("--games", "-n", "--seed", "--out", "-o", "--pgn"):
+        if w in args:
+            raise KibitzError(f"run_selfplay: give {w} as a keyword, not in args")
+    out_name = os.path.basename(out) or "positions"
+    fmt = "auto"
+    if "--format" in args and args.index("--format") + 1 < len(args):
+        fmt = args[args.index("--format") + 1]
+    binary = fmt == "binary" or (fmt == "auto" and out.endswith(".kbd"))
+    own = None
+    if client is None:
+        if scheduler:
+            client = own = distributed.Client(scheduler)
+        else:
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                               processes=True, dashboard_address=":0")
+            client = own = distributed.Client(cluster)
+    try:
+        start = time.monotonic()
+        sizes = [min(games_per_task, games - b) for b in range(0, games, games_per_task)]
+        futures = [client.submit(_selfplay_task, list(args), n, seed + k, out_name, bool(pgn),
+                                 pure=False) for k, n in enumerate(sizes)]
+        pending, next_seed, written, done = {}, seed, 0, 0
+        for future in distributed.as_completed(futures):
+            task_seed, data, text = future.result()
+            pending[task_seed] = (data, text)
+            # In task order: hold a task's file until those before it are written.
+            while next_seed in pending:
+                data, text = pending.pop(next_seed)
+                written += _append_positions(out, data, binary)
+                if pgn and text:
+                    with open(pgn, "a", encoding="utf-8") as f:
+                        f.write(text)
+                done += 1
+                next_seed += 1
+                if status is not None:
+                    status({"tasks": done, "of": len(sizes),
+                            "games": sum(sizes[:done]), "bytes": written})
+        return {"games": games, "tasks": len(sizes), "bytes": written,
+                "seconds": round(time.monotonic() - start, 3)}
+    finally:
+        if own is not None:
+            cluster = own.cluster
+            own.close()
+            if cluster is not None:
+                cluster.close()
+
+
 def _parser():
     p = argparse.ArgumentParser(prog="python -m kibitz.cluster",
                                 description="Kibitz matches on a Dask cluster (docs/scale.md)")
@@ -194,11 +291,44 @@ def _parser():
     m.add_argument("--scheduler", help="a running Dask scheduler, tcp://host:8786")
     m.add_argument("--pairs-per-task", type=int, default=1)
     m.add_argument("--quiet", action="store_true", help="no status line per finished task")
+    sp = sub.add_parser("selfplay", help="`kibitz selfplay` in tasks of games, each its own "
+                        "seed; any other option is passed to every task")
+    sp.add_argument("-n", "--games", type=int, required=True)
+    sp.add_argument("--games-per-task", type=int, default=100)
+    sp.add_argument("--seed", type=int, default=1, help="task k plays seed SEED+k")
+    sp.add_argument("-o", "--out", required=True)
+    sp.add_argument("--pgn")
+    sp.add_argument("--workers", type=int, default=2)
+    sp.add_argument("--scheduler")
+    sp.add_argument("--quiet", action="store_true")
     return p
 
 
+def _selfplay_main(a, rest):
+    def status(s):
+        if not a.quiet:
+            print(f"[{s['tasks']}/{s['of']}] {s['games']} games, {s['bytes']} bytes written",
+                  file=sys.stderr, flush=True)
+
+    try:
+        r = run_selfplay(rest, games=a.games, out=a.out, seed=a.seed,
+                         games_per_task=a.games_per_task, pgn=a.pgn, workers=a.workers,
+                         scheduler=a.scheduler, status=status)
+    except (KibitzError, OSError) as e:
+        print(f"kibitz.cluster: error: {e}", file=sys.stderr)
+        return 1
+    print(f"{r['games']} games in {r['tasks']} tasks, {r['bytes']} bytes appended to {a.out} "
+          f"in {r['seconds']:.1f} s")
+    return 0
+
+
 def main(argv=None):
-    a = _parser().parse_args(argv)
+    p = _parser()
+    a, rest = p.parse_known_args(argv)
+    if a.command == "selfplay":
+        return _selfplay_main(a, rest)
+    if rest:
+        p.error(f"unrecognized arguments: {' '.join(rest)}")
     sprt = None
     if a.sprt:
         try:

@@ -120,3 +120,42 @@ def test_the_command_line(tmp_path, capsys):
     assert json.loads(out.read_text())["pairings"][0]["games"] == 4
     assert kc.main(["match", "--engine", "bot=kibitz", "--engine", "bot=random",
                     "--sprt", "zero"]) == 2
+
+
+def test_selfplay_writes_what_the_commands_one_after_another_write(client, tmp_path):
+    """Task k is `kibitz selfplay --seed SEED+k`: the training file and the PGN are those of
+    the three commands run in turn, whatever order the tasks finish in."""
+    args = ["--nodes", "300", "--random-plies", "4"]
+    out, pgn = tmp_path / "c.kbd", tmp_path / "c.pgn"
+    r = kc.run_selfplay(args, games=7, games_per_task=3, seed=40, out=str(out), pgn=str(pgn),
+                        client=client)
+    assert r["tasks"] == 3 and r["bytes"] == out.stat().st_size
+    from kibitz._kibitz import _selfplay
+    expected, expected_pgn = tmp_path / "s.kbd", ""
+    for seed, games in ((40, 3), (41, 3), (42, 1)):
+        one = tmp_path / f"s{seed}.pgn"
+        _selfplay(args + ["--games", str(games), "--seed", str(seed), "--out", str(expected),
+                          "--pgn", str(one)])
+        expected_pgn += one.read_text()
+    assert out.read_bytes() == expected.read_bytes()
+    assert pgn.read_text() == expected_pgn
+    assert pgn.read_text().count("[Event ") == 7
+    # A second run appends its records after the header already there.
+    kc.run_selfplay(args, games=1, seed=99, out=str(out), client=client)
+    assert out.read_bytes().startswith(expected.read_bytes())
+    assert out.read_bytes().count(b"KBZTRAIN") == 1
+
+
+def test_selfplay_of_another_game_and_its_errors(client, tmp_path):
+    out = tmp_path / "g.txt"
+    kc.run_selfplay(["--game", "gomoku", "--depth", "2", "--random-plies", "2"], games=2,
+                    games_per_task=1, out=str(out), client=client)
+    lines = out.read_text().splitlines()
+    assert lines and all(" | " in line for line in lines)
+    with pytest.raises(KibitzError, match="--nodes"):
+        kc.run_selfplay(["--nodes", "many"], games=1, out=str(tmp_path / "x.kbd"), client=client)
+    with pytest.raises(KibitzError, match="--start"):
+        kc.run_selfplay(["--game", "go", "--start", "30"], games=1, out=str(tmp_path / "y.txt"),
+                        client=client)
+    with pytest.raises(KibitzError, match="keyword"):
+        kc.run_selfplay(["--seed", "3"], games=1, out=str(tmp_path / "z.kbd"), client=client)

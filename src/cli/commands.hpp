@@ -68,7 +68,21 @@ void add_option_flags(CLI::App* cmd, OptionArgs& args);
 // The settings in order (the file's first), or the one-line error of a bad file or word.
 Result<engine::OptionSettings> option_settings(const OptionArgs& args);
 
-// Prints "kibitz: error: <message>" on stderr (one line) and returns `status`.
+// Prints "kibitz: error: <message>" on stderr (one line) and returns `status`; while an
+// ErrorCapture lives on the calling thread, the message goes to it instead.
 int report_error(const std::string& message, int status = 1);
+
+// Catches report_error's messages on this thread (the Python module runs a command and raises
+// its error as an exception). Nests: the innermost capture gets the messages.
+class ErrorCapture {
+ public:
+  explicit ErrorCapture(std::string& sink);
+  ~ErrorCapture();
+  ErrorCapture(const ErrorCapture&) = delete;
+  ErrorCapture& operator=(const ErrorCapture&) = delete;
+
+ private:
+  std::string* previous_;
+};
 
 }  // namespace kibitz::cli

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "engine/any_engine.hpp"
@@ -703,6 +704,31 @@ py::tuple match_report(const std::string& game_name, const py::list& players, co
   return py::make_tuple(match::report_json(r, c), match::format_report(r, c));
 }
 
+// `kibitz selfplay ARGS...` in this process (kibitz.cluster's self-play tasks): the same
+// options and files as the command, without the GIL. A bad option or a failure raises
+// KibitzError with the command's one-line message.
+void selfplay(const std::vector<std::string>& args) {
+  CLI::App app{"kibitz"};
+  const cli::Runner run = cli::add_selfplay(app, builtin_registry());
+  std::vector<std::string> words = {"kibitz", "selfplay"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    throw KibitzError(std::string("selfplay: ") + e.what());
+  }
+  std::string error;
+  int status = 0;
+  {
+    py::gil_scoped_release release;
+    cli::ErrorCapture capture(error);
+    status = run();
+  }
+  if (status != 0) throw KibitzError(error.empty() ? "selfplay failed" : error);
+}
+
 // The hot calls of a Python loop over a state (is_terminal, current_player, is_chance_node,
 // legal_actions, apply_action) as plain CPython methods: pybind11's general dispatcher costs
 // about as much again as the call itself (BENCHMARKS.md, "Python: the cost of a call").
@@ -985,6 +1011,7 @@ PYBIND11_MODULE(_kibitz, m) {
         "'pv', 'moves', 'playouts', 'time_ms', 'uncertainty'}; value is for the player to "
         "move, 0..1.");
 
+  m.def("_selfplay", &selfplay, py::arg("args"));
   m.def("_run_match", &run_match, py::arg("game"), py::arg("players"), py::arg("settings"));
   m.def("_match_report", &match_report, py::arg("game"), py::arg("players"), py::arg("settings"),
         py::arg("games_json"), py::arg("seconds") = 0.0);
