@@ -24,7 +24,9 @@ struct DeepArgs {
 void add_deep_options(CLI::App* c, DeepArgs& a) {
   c->add_option("--config", a.config, "go.yaml with the deep search's settings (configs/go.yaml)");
   c->add_option("--preset", a.preset, "a preset of the config file (fast, balanced, high_quality)");
-  c->add_option("--db", a.db, "position database file (default: the config's database.path)");
+  c->add_option("--db", a.db,
+                "position database: an SQLite file or postgresql://... (default: the "
+                "config's database.path)");
 }
 
 }  // namespace

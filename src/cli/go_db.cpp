@@ -15,7 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "store/ann/ann_index.hpp"
-#include "store/sqlite/sqlite_store.hpp"
+#include "store/postgres/pg_store.hpp"
 
 namespace kibitz::cli {
 
@@ -94,12 +94,12 @@ nlohmann::ordered_json position_json(const store::StoredPosition& pos) {
 
 Result<std::unique_ptr<store::PositionStore>> open_existing(const std::string& path,
                                                             bool read_only) {
+  if (store::is_postgres_url(path)) return store::open_postgres_store(path);
   // Checked here too for prune, which opens read-write (and would create the file).
+  const std::string file = path.starts_with("sqlite:") ? path.substr(7) : path;
   std::error_code ec;
-  if (path.empty() || !std::filesystem::exists(path, ec)) return fail("{}: no such file", path);
-  store::SqliteOptions options;
-  options.read_only = read_only;
-  return store::open_sqlite_store(path, options);
+  if (file.empty() || !std::filesystem::exists(file, ec)) return fail("{}: no such file", file);
+  return store::open_position_store(path, read_only);
 }
 
 int run_stats(const DbArgs& a) {
@@ -107,7 +107,7 @@ int run_stats(const DbArgs& a) {
   if (!st) return report_error(st.error().message);
   auto s = (*st)->stats();
   if (!s) return report_error(s.error().message);
-  fmt::print("database           {}\n", a.db);
+  fmt::print("database           {}\n", store::redact_url(a.db));
   fmt::print("schema version     {}\n", s->schema_version);
   fmt::print("positions          {}\n", s->positions);
   const double per = s->positions > 0 ? double(s->contexts) / double(s->positions) : 0.0;
@@ -117,11 +117,18 @@ int run_stats(const DbArgs& a) {
   for (const auto& [size, n] : s->positions_by_size)
     by_size += fmt::format("{}{}x{} {}", by_size.empty() ? "" : ", ", size, size, n);
   fmt::print("by board size      {}\n", by_size.empty() ? "-" : by_size);
+  // A server database reports its tables' size, a file its bytes.
+  const bool server = store::is_postgres_url(a.db);
+  const char* size_label = server ? "table size       " : "file size        ";
   if (s->positions > 0)
-    fmt::print("file size          {} ({} per 1,000 positions)\n", human_bytes(s->file_bytes),
+    fmt::print("{}  {} ({} per 1,000 positions)\n", size_label, human_bytes(s->file_bytes),
                human_bytes(1000 * s->file_bytes / s->positions));
   else
-    fmt::print("file size          {}\n", human_bytes(s->file_bytes));
+    fmt::print("{}  {}\n", size_label, human_bytes(s->file_bytes));
+  if (server) {
+    fmt::print("ANN index          in memory (each process builds it from the database)\n");
+    return 0;
+  }
   // ANN index files: read, never rebuilt here (that needs write access and time).
   bool any = false;
   for (int size = 2; size <= 25; ++size) {
@@ -201,7 +208,8 @@ Runner add_go_db(CLI::App& go_cmd) {
   auto* db = go_cmd.add_subcommand("db", "the position database: statistics, pruning, export");
   db->require_subcommand(1);
   auto args = std::make_shared<DbArgs>();
-  const char* db_help = "the position database (an SQLite file)";
+  const char* db_help =
+      "the position database: an SQLite file (PATH or sqlite:PATH) or postgresql://...";
 
   auto* stats = db->add_subcommand("stats", "positions, contexts, file size and ANN index files");
   stats->add_option("--db", args->db, db_help)->capture_default_str();

@@ -125,7 +125,9 @@ Runner add_gtp(CLI::App& root) {
                   "go.yaml: turns on the deep search with its position database "
                   "(configs/go.yaml documents every setting)");
   cmd->add_option("--preset", a->preset, "a preset of the config (fast, balanced, high_quality)");
-  cmd->add_option("--db", a->db, "position database file (overrides database.path)");
+  cmd->add_option("--db", a->db,
+                  "position database: an SQLite file or postgresql://... (overrides "
+                  "database.path)");
   cmd->add_flag("--quiet-deep", a->quiet_deep,
                 "no deep-search trace on stderr (the per-move lines stay)");
   cmd->footer(

@@ -9,7 +9,7 @@
 #include "core/rng.hpp"
 #include "games/go/search_traits.hpp"
 #include "search/mcts/deep_search_impl.hpp"
-#include "store/sqlite/sqlite_store.hpp"
+#include "store/postgres/pg_store.hpp"
 
 namespace kibitz::search {
 template class DeepSearch<go::Position, engine::GoPositionCache>;
@@ -442,7 +442,7 @@ GoDeep::~GoDeep() {
 
 Result<std::unique_ptr<GoDeep>> GoDeep::open(const GoDeepConfig& config) {
   std::unique_ptr<GoDeep> g(new GoDeep(config));
-  auto db = store::open_sqlite_store(config.db_path);
+  auto db = store::open_position_store(config.db_path);
   if (!db) return tl::unexpected(db.error());
   g->db_ = std::move(*db);
   // The ANN index is per board size: decide() opens the one of the size it is asked about.

@@ -41,14 +41,15 @@ struct GoDeepConfig {
   // deep statistics stay for the next moves) instead of a fresh tree. Off by default: measured
   // no better at equal time (BENCHMARKS.md), and a fresh tree lets a game replay from the cache.
   bool continue_tree = false;
-  std::string db_path = "kibitz-go.db";  // database.path ("" or ":memory:": not kept)
-  store::ContextPolicy contexts;         // context_selection
-  bool ann_enabled = true;               // ann.enabled: index positions, allow hints
-  bool ann_blend = true;                 // ann.blend_priors (weight in deep.ann_blend_weight)
-  int ann_neighbours = 8;                // ann.neighbours
-  double ann_max_distance = 0.5;         // ann.max_distance (Hellinger)
-  store::AnnOptions ann;                 // ann.m, ann.ef_construction, ann.ef_search
-  int score_playouts = 32;               // playouts estimating a stored context's score lead
+  // database.path: an SQLite file ("" or ":memory:": not kept) or postgresql://...
+  std::string db_path = "kibitz-go.db";
+  store::ContextPolicy contexts;  // context_selection
+  bool ann_enabled = true;        // ann.enabled: index positions, allow hints
+  bool ann_blend = true;          // ann.blend_priors (weight in deep.ann_blend_weight)
+  int ann_neighbours = 8;         // ann.neighbours
+  double ann_max_distance = 0.5;  // ann.max_distance (Hellinger)
+  store::AnnOptions ann;          // ann.m, ann.ef_construction, ann.ef_search
+  int score_playouts = 32;        // playouts estimating a stored context's score lead
   // Engine (engine.*): threads, seed and resignation of the GTP engine.
   int threads = 1;
   std::uint64_t seed = 0x4D435453ull;

@@ -9,6 +9,7 @@
 #include "core/progress.hpp"
 #include "games/go/sgf.hpp"
 #include "search/mcts/mcts.hpp"
+#include "store/postgres/pg_store.hpp"
 
 namespace kibitz::engine {
 
@@ -116,9 +117,10 @@ Result<GoSelfplayReport> run_go_selfplay(const GoSelfplayOptions& options,
     if (auto r = deep->save_index(); !r && log)
       fmt::print(log, "kibitz: warning: {}\n", r.error().message);
     if (log)
-      fmt::print(log, "Database {}: {} positions (+{}), {} contexts (+{})\n", deep->db().path(),
-                 report.positions_after, report.positions_after - report.positions_before,
-                 report.contexts_after, report.contexts_after - report.contexts_before);
+      fmt::print(log, "Database {}: {} positions (+{}), {} contexts (+{})\n",
+                 store::redact_url(deep->db().path()), report.positions_after,
+                 report.positions_after - report.positions_before, report.contexts_after,
+                 report.contexts_after - report.contexts_before);
   }
   return report;
 }

@@ -330,3 +330,6 @@ kibitz_cli_test(selfplay_bad_start ARGS selfplay --game go --start 30 --out /dev
   MATCH "^kibitz: error: --start: go board size '30' is not supported \\(5 to 19\\)\n$")
 kibitz_cli_test(selfplay_chess_has_no_start ARGS selfplay --start 9 --out /dev/null
   MATCH "^kibitz: error: selfplay: chess plays --nodes from --openings")
+# A PostgreSQL store that cannot be reached: one line, the password hidden.
+kibitz_cli_test(go_db_postgres_unreachable ARGS go db stats --db postgresql://kibitz:secret@127.0.0.1:1/x
+  MATCH "^kibitz: error: postgresql://kibitz:\\*\\*\\*@127\\.0\\.0\\.1:1/x: [^\n]*\n$")

@@ -30,7 +30,11 @@ namespace {
 
 constexpr int kAnnMaxBoard = 25;
 
-bool ann_is_memory_path(const std::string& path) { return path.empty() || path == ":memory:"; }
+// In memory only: an in-memory SQLite store, and a server database (postgresql://...), whose
+// index every process rebuilds from the database when it opens it.
+bool ann_is_memory_path(const std::string& path) {
+  return path.empty() || path == ":memory:" || path.find("://") != std::string::npos;
+}
 
 // hnswlib 0.6's file layout: a fixed header, then count fixed-size level-0 records (links,
 // vector, label), then per element a uint32 byte count and its upper-level link lists.
