@@ -372,6 +372,8 @@ std::vector<std::pair<Move, float>> GoPositionCache::similar(const Position& pos
   };
   std::vector<Found> found;
   std::lock_guard lock(mutex_);
+  // Other processes sharing the database may have added positions since the last query.
+  if (auto caught = ann_->catch_up(db_); !caught) last_error_ = caught.error().message;
   if (ann_->count() == 0) return hint;
   for (int t = 0; t < Position::kNumSymmetries; ++t) {
     const auto q = go_canonical_policy(r, t, n);

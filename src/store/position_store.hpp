@@ -101,7 +101,13 @@ class PositionStore {
   virtual Result<AddResult> add_context(const PositionKey& key, const PositionContext& context,
                                         const ContextPolicy& policy, std::int64_t now) = 0;
   // Every position in id order (export, ANN rebuild); stops early when `fn` returns false.
-  virtual Result<void> for_each(const std::function<bool(const StoredPosition&)>& fn) = 0;
+  Result<void> for_each(const std::function<bool(const StoredPosition&)>& fn) {
+    return for_each_after(0, fn);
+  }
+  // The same for the positions whose id is above `after_id` (an index catching up with what
+  // other processes added).
+  virtual Result<void> for_each_after(std::int64_t after_id,
+                                      const std::function<bool(const StoredPosition&)>& fn) = 0;
   virtual Result<StoreStats> stats() = 0;
   // Prunes every position to policy.max_contexts and drops contexts older than
   // `older_than_s` seconds (0: none by age); positions left empty go too.

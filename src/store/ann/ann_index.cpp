@@ -184,6 +184,9 @@ struct AnnIndex::Impl {
   std::unique_ptr<hnswlib::HierarchicalNSW<float>> index;
   AnnOptions options;
   mutable std::mutex mu;
+  // Catch-up watermarks (position ids): the largest seen, and the largest seen before the
+  // last catch-up, from which the next one reads again.
+  std::int64_t seen = 0, seen_before = 0;
 
   void create(std::size_t capacity) {
     index = std::make_unique<hnswlib::HierarchicalNSW<float>>(
@@ -196,6 +199,7 @@ struct AnnIndex::Impl {
     if (index->label_lookup_.count(label) == 0 && index->cur_element_count >= index->max_elements_)
       index->resizeIndex(std::max<std::size_t>(index->max_elements_ * 2, 1));
     index->addPoint(embedding.data(), label);
+    seen = std::max(seen, static_cast<std::int64_t>(label));
   }
 
   // Loads a checked file; an error means "rebuild instead".
@@ -226,6 +230,21 @@ struct AnnIndex::Impl {
     return {};
   }
 };
+
+namespace {
+
+// A stored position's embedding: its newest context with a policy; without any, the newest
+// move as a one-hot policy (uniform when that is no move).
+std::vector<float> ann_position_embedding(const StoredPosition& pos, std::size_t dim) {
+  const PositionContext* with_policy = nullptr;
+  for (auto it = pos.contexts.rbegin(); it != pos.contexts.rend() && !with_policy; ++it)
+    if (it->policy.size() == dim) with_policy = &*it;
+  return with_policy ? policy_embedding(with_policy->policy)
+                     : policy_embedding(
+                           ann_one_hot(dim, pos.contexts.empty() ? -1 : pos.contexts.back().move));
+}
+
+}  // namespace
 
 AnnIndex::~AnnIndex() = default;
 
@@ -276,6 +295,9 @@ Result<std::unique_ptr<AnnIndex>> AnnIndex::open(PositionStore& store, int board
       auto loaded = impl.load(ann->file_, ann->dim_);
       if (loaded && impl.index->cur_element_count - impl.index->num_deleted_ == expected) {
         impl.index->setEf(static_cast<std::size_t>(options.ef_search));
+        for (const auto& [label, internal] : impl.index->label_lookup_)
+          impl.seen = std::max(impl.seen, static_cast<std::int64_t>(label));
+        impl.seen_before = impl.seen;
         return ann;
       }
     }
@@ -287,26 +309,51 @@ Result<std::unique_ptr<AnnIndex>> AnnIndex::open(PositionStore& store, int board
     impl.create(std::max(impl.options.initial_capacity, expected));
     impl.index->setEf(static_cast<std::size_t>(options.ef_search));
     const std::size_t dim = ann->dim_;
+    std::int64_t last = 0;
     auto walked = store.for_each([&](const StoredPosition& pos) {
+      last = std::max(last, pos.id);
       if (pos.key.board_size != board_size || pos.id <= 0) return true;
-      // The newest context with a policy; without any, the newest move as a one-hot policy
-      // (uniform when that is no move).
-      const PositionContext* with_policy = nullptr;
-      for (auto it = pos.contexts.rbegin(); it != pos.contexts.rend() && !with_policy; ++it)
-        if (it->policy.size() == dim) with_policy = &*it;
-      const std::vector<float> emb =
-          with_policy ? policy_embedding(with_policy->policy)
-                      : policy_embedding(
-                            ann_one_hot(dim, pos.contexts.empty() ? -1 : pos.contexts.back().move));
-      impl.add_locked(static_cast<hnswlib::labeltype>(pos.id), emb);
+      impl.add_locked(static_cast<hnswlib::labeltype>(pos.id), ann_position_embedding(pos, dim));
       return true;
     });
     if (!walked) return tl::unexpected(walked.error());
+    impl.seen = std::max(impl.seen, last);
+    impl.seen_before = impl.seen;
   } catch (const std::exception& e) {
     return fail("ANN index {}x{}: rebuilding: {}", board_size, board_size, e.what());
   }
   ann->rebuilt_ = true;
   return ann;
+}
+
+Result<std::size_t> AnnIndex::catch_up(PositionStore& store) {
+  std::int64_t from = 0;
+  {
+    std::lock_guard lock(impl_->mu);
+    from = impl_->seen_before;
+  }
+  std::size_t added = 0;
+  std::int64_t last = from;
+  try {
+    auto walked = store.for_each_after(from, [&](const StoredPosition& pos) {
+      last = std::max(last, pos.id);
+      if (pos.key.board_size != size_) return true;
+      const std::vector<float> emb = ann_position_embedding(pos, dim_);
+      std::lock_guard lock(impl_->mu);
+      if (impl_->index->label_lookup_.count(static_cast<hnswlib::labeltype>(pos.id)) == 0) {
+        impl_->add_locked(static_cast<hnswlib::labeltype>(pos.id), emb);
+        ++added;
+      }
+      return true;
+    });
+    if (!walked) return tl::unexpected(walked.error());
+  } catch (const std::exception& e) {
+    return fail("ANN index {}x{}: catching up: {}", size_, size_, e.what());
+  }
+  std::lock_guard lock(impl_->mu);
+  impl_->seen_before = impl_->seen;
+  impl_->seen = std::max(impl_->seen, last);
+  return added;
 }
 
 std::size_t AnnIndex::count() const {

@@ -52,6 +52,11 @@ class AnnIndex {
   bool rebuilt() const { return rebuilt_; }  // open() had to rebuild from the database
   // Adds (or replaces) a position's embedding; the policy must have dimension() values.
   Result<void> add(std::int64_t position_id, std::span<const float> policy);
+  // Adds the positions of its board size that other processes put into the database since
+  // the index was opened or last caught up; returns how many. It reads again from the
+  // largest id seen before the previous catch-up, so a position whose transaction committed
+  // after a later-numbered one's is not missed.
+  Result<std::size_t> catch_up(PositionStore& store);
   // The k nearest positions to a policy, nearest first.
   Result<std::vector<AnnNeighbour>> nearest(std::span<const float> policy, int k) const;
   // Writes the index file (atomically: a temporary file renamed over it).

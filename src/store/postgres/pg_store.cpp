@@ -300,11 +300,12 @@ class PgStore final : public PositionStore {
     });
   }
 
-  Result<void> for_each(const std::function<bool(const StoredPosition&)>& fn) override {
+  Result<void> for_each_after(std::int64_t after_id,
+                              const std::function<bool(const StoredPosition&)>& fn) override {
     return guarded([&]() -> Result<void> {
       // Pages of positions by id (keyset), each with its contexts, in one snapshot.
       pqxx::read_transaction r(*c_);
-      std::int64_t last = 0;
+      std::int64_t last = after_id;
       for (;;) {
         const auto ps = r.exec_params(
             "SELECT id, sym_hash, board_size, komi, rules FROM positions WHERE id > $1 ORDER "

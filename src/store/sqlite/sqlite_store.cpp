@@ -309,15 +309,17 @@ class SqliteStore final : public PositionStore {
     });
   }
 
-  Result<void> for_each(const std::function<bool(const StoredPosition&)>& fn) override {
+  Result<void> for_each_after(std::int64_t after_id,
+                              const std::function<bool(const StoredPosition&)>& fn) override {
     return guarded([&]() -> Result<void> {
       ReadTxn txn(*db_);
       // One pass over positions joined with their contexts, grouped by position.
       SQLite::Statement st(*db_, fmt::format("SELECT p.id, p.sym_hash, p.board_size, p.komi, "
                                              "p.rules, c.id IS NULL, {} FROM positions p LEFT "
-                                             "JOIN contexts c ON c.position_id = p.id ORDER BY "
-                                             "p.id, c.timestamp, c.id",
+                                             "JOIN contexts c ON c.position_id = p.id WHERE "
+                                             "p.id > ?1 ORDER BY p.id, c.timestamp, c.id",
                                              kSqliteContextColumns));
+      st.bind(1, after_id);
       StoredPosition pos;
       bool have = false;
       while (st.executeStep()) {

@@ -255,3 +255,37 @@ TEST(AnnIndex, RebuildUsesTheNewestPolicy) {
 
 }  // namespace
 }  // namespace kibitz::store
+
+namespace kibitz::store {
+namespace {
+
+// Another process (here another connection to the same file) adds positions: the index
+// finds them at its next catch-up, both when it was rebuilt and when it was loaded.
+TEST(AnnIndex, CatchesUpWithOtherWriters) {
+  AnnTempDir dir;
+  const std::string db = dir.file("shared.db");
+  auto mine = open_sqlite_store(db);
+  auto theirs = open_sqlite_store(db);
+  ASSERT_TRUE(mine && theirs);
+  std::mt19937 rng(11);
+  ann_fill(**mine, 10, rng);
+  for (const bool from_file : {false, true}) {
+    auto ann = AnnIndex::open(**mine, 9);
+    ASSERT_TRUE(ann);
+    EXPECT_EQ((*ann)->rebuilt(), !from_file);
+    const std::size_t before = (*ann)->count();
+    const auto added = ann_fill(**theirs, 5, rng, 1000 + (from_file ? 100 : 0));
+    auto n = (*ann)->catch_up(**mine);
+    ASSERT_TRUE(n) << n.error().message;
+    EXPECT_EQ(*n, 5u);
+    EXPECT_EQ((*ann)->count(), before + 5);
+    for (const auto& [id, policy] : added)
+      EXPECT_EQ((*(*ann)->nearest(policy, 1))[0].position_id, id);
+    // Nothing new: nothing added.
+    EXPECT_EQ((*ann)->catch_up(**mine).value_or(99), 0u);
+    ASSERT_TRUE((*ann)->save());
+  }
+}
+
+}  // namespace
+}  // namespace kibitz::store

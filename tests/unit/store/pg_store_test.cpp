@@ -250,6 +250,15 @@ TEST(PgStore, AnswersAsSqliteDoesOnTheSameInserts) {
     ASSERT_TRUE(by_id && *by_id);
     EXPECT_EQ((*by_id)->key, from_pg[i].key);
   }
+  // The positions after an id, as an index catching up reads them (across page bounds too).
+  std::vector<std::int64_t> tail;
+  ASSERT_GT(from_pg.size(), 11u);
+  ASSERT_TRUE((*pg)->for_each_after(from_pg[10].id, [&](const StoredPosition& p) {
+    tail.push_back(p.id);
+    return true;
+  }));
+  ASSERT_EQ(tail.size(), from_pg.size() - 11);
+  for (std::size_t i = 0; i < tail.size(); ++i) EXPECT_EQ(tail[i], from_pg[11 + i].id);
   auto missing = (*pg)->find(pg_t_key(12345));
   ASSERT_TRUE(missing);
   EXPECT_FALSE(*missing);
