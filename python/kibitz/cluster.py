@@ -91,9 +91,11 @@ def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, cli
         raise KibitzError("pairs_per_task must be at least 1")
     if len(players) < 2:
         raise KibitzError("a match needs at least two players")
-    opponents = len(players) - 1 if settings["gauntlet"] else 1
-    if opponents > 1:
-        raise KibitzError("kibitz.cluster plays matches of two players (no gauntlet yet)")
+    if len(players) > 2 and not settings["gauntlet"]:
+        raise KibitzError(f"{len(players)} players: more than two need gauntlet (player 1 "
+                          "against each other one)")
+    if settings["sprt"] is not None and settings["gauntlet"]:
+        raise KibitzError("sprt needs a match of two players")
     pairs = (settings["games"] + 1) // 2
     # The settings check themselves here first (a bad option fails before any worker runs).
     _match_report(name, [_run_match_player(p) for p in players], settings, "[]")
@@ -286,6 +288,8 @@ def _parser():
     m.add_argument("--pgn", "--records", dest="records")
     m.add_argument("--json", help="write the report as JSON to this file")
     m.add_argument("--event", default="kibitz.cluster")
+    m.add_argument("--gauntlet", action="store_true",
+                   help="the first player against each other one")
     m.add_argument("--workers", type=int, default=2,
                    help="LocalCluster worker processes (without --scheduler)")
     m.add_argument("--scheduler", help="a running Dask scheduler, tcp://host:8786")
@@ -342,9 +346,10 @@ def main(argv=None):
     def status(r):
         if a.quiet:
             return
-        p = r["pairings"][0]
-        print(f"[{p['games']}/{r['scheduled']}] {p['player']} vs {p['opponent']}: "
-              f"+{p['wins']} ={p['draws']} -{p['losses']}", file=sys.stderr, flush=True)
+        done = sum(p["games"] + p["unfinished"] for p in r["pairings"])
+        line = "  ".join(f"{p['player']} vs {p['opponent']}: +{p['wins']} ={p['draws']} "
+                         f"-{p['losses']}" for p in r["pairings"])
+        print(f"[{done}/{r['scheduled']}] {line}", file=sys.stderr, flush=True)
 
     try:
         report = run_match(
@@ -358,7 +363,7 @@ def main(argv=None):
             resign_moves=a.resign_moves, resign_score=a.resign_score,
             draw_moves=a.draw_moves, draw_score=a.draw_score, draw_after=a.draw_after,
             grace_ms=a.grace, move_timeout_ms=a.move_timeout,
-            start_timeout_ms=a.start_timeout, event=a.event)
+            start_timeout_ms=a.start_timeout, event=a.event, gauntlet=a.gauntlet)
     except (KibitzError, OSError) as e:
         print(f"kibitz.cluster: error: {e}", file=sys.stderr)
         return 1

@@ -159,3 +159,14 @@ def test_selfplay_of_another_game_and_its_errors(client, tmp_path):
                         client=client)
     with pytest.raises(KibitzError, match="keyword"):
         kc.run_selfplay(["--seed", "3"], games=1, out=str(tmp_path / "z.kbd"), client=client)
+
+
+def test_a_gauntlet_counts_each_pairing_as_the_single_machine_runner(client):
+    players = ["bot=kibitz", "bot=plain", "bot=random"]
+    s = dict(games=4, depth=2, seed=5, gauntlet=True)
+    alone = kibitz.run_match("chess", players, **s)
+    spread = kc.run_match("chess", players, client=client, **s)
+    assert games_by_number(spread) == games_by_number(alone)
+    assert [(p["opponent"], p["wins"], p["draws"], p["losses"]) for p in spread["pairings"]] == \
+        [(p["opponent"], p["wins"], p["draws"], p["losses"]) for p in alone["pairings"]]
+    assert len(spread["games"]) == 8
