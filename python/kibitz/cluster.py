@@ -19,6 +19,7 @@ player that does not start there stops the match with the worker's name and the 
 error.
 """
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -38,6 +39,28 @@ def _need_dask():
     if distributed is None:
         raise KibitzError("kibitz.cluster needs Dask (Debian: python3-dask python3-distributed; "
                           "scripts/install-deps installs them)")
+
+
+@contextlib.contextmanager
+def _dask_client(client, scheduler, workers):
+    """`client` as given; else one on `scheduler`, or on a new LocalCluster of `workers`
+    single-threaded processes, closed (with its cluster) on the way out."""
+    if client is not None:
+        yield client
+        return
+    cluster = None
+    if scheduler:
+        own = distributed.Client(scheduler)
+    else:
+        cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=":0")
+        own = distributed.Client(cluster)
+    try:
+        yield own
+    finally:
+        own.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _play_shard(game, players, settings, begin, end):
@@ -100,15 +123,7 @@ def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, cli
     # The settings check themselves here first (a bad option fails before any worker runs).
     _match_report(name, [_run_match_player(p) for p in players], settings, "[]")
 
-    own = None
-    if client is None:
-        if scheduler:
-            client = own = distributed.Client(scheduler)
-        else:
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                               processes=True, dashboard_address=":0")
-            client = own = distributed.Client(cluster)
-    try:
+    with _dask_client(client, scheduler, workers) as client:
         worker_errors = client.run(_check_worker, name, players, settings)
         bad = {w: e for w, e in worker_errors.items() if e}
         if bad:
@@ -148,12 +163,6 @@ def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, cli
         report["tasks"] = len(done)
         report["workers"] = len(client.scheduler_info()["workers"])
         return report
-    finally:
-        if own is not None:
-            cluster = own.cluster
-            own.close()
-            if cluster is not None:
-                cluster.close()
 
 
 _KBD_HEADER = 16  # "KBZTRAIN", version, record size (training_data.hpp)
@@ -211,15 +220,7 @@ def run_selfplay(args, *, games, out, seed=1, games_per_task=100, pgn=None, work
     if "--format" in args and args.index("--format") + 1 < len(args):
         fmt = args[args.index("--format") + 1]
     binary = fmt == "binary" or (fmt == "auto" and out.endswith(".kbd"))
-    own = None
-    if client is None:
-        if scheduler:
-            client = own = distributed.Client(scheduler)
-        else:
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                               processes=True, dashboard_address=":0")
-            client = own = distributed.Client(cluster)
-    try:
+    with _dask_client(client, scheduler, workers) as client:
         start = time.monotonic()
         sizes = [min(games_per_task, games - b) for b in range(0, games, games_per_task)]
         futures = [client.submit(_selfplay_task, list(args), n, seed + k, out_name, bool(pgn),
@@ -242,12 +243,6 @@ def run_selfplay(args, *, games, out, seed=1, games_per_task=100, pgn=None, work
                             "games": sum(sizes[:done]), "bytes": written})
         return {"games": games, "tasks": len(sizes), "bytes": written,
                 "seconds": round(time.monotonic() - start, 3)}
-    finally:
-        if own is not None:
-            cluster = own.cluster
-            own.close()
-            if cluster is not None:
-                cluster.close()
 
 
 def _parser():

@@ -3,6 +3,7 @@
 #include "store/position_store.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
@@ -79,6 +80,50 @@ std::vector<std::size_t> contexts_to_keep(const std::vector<PositionContext>& co
   order.resize(static_cast<std::size_t>(policy.max_contexts));
   std::sort(order.begin(), order.end());
   return order;
+}
+
+Result<void> check_position_key(const PositionKey& key) {
+  constexpr int kMaxBoard = 25;
+  if (key.board_size < 2 || key.board_size > kMaxBoard)
+    return fail("board size {} out of range (2 to {})", key.board_size, kMaxBoard);
+  if (!std::isfinite(key.komi)) return fail("komi is not a finite number");
+  if (key.rules.empty()) return fail("rules are empty");
+  return {};
+}
+
+Result<void> check_position_context(const PositionContext& c, int board_size) {
+  const int points = board_size * board_size;
+  if (c.move < -1 || c.move > points)
+    return fail("move {} out of range (-1 to {}) for {}x{}", c.move, points, board_size,
+                board_size);
+  if (!c.policy.empty() && c.policy.size() != static_cast<std::size_t>(points + 1))
+    return fail("policy has {} values, expected {} for {}x{}", c.policy.size(), points + 1,
+                board_size, board_size);
+  // Refused here rather than stored: SQLite would keep a NaN as NULL and fail its NOT NULL.
+  const std::pair<const char*, double> reals[] = {
+      {"uncertainty", c.uncertainty}, {"winrate", c.winrate}, {"score_lead", c.score_lead}};
+  for (const auto& [name, v] : reals)
+    if (!std::isfinite(v)) return fail("{} is not a finite number", name);
+  return {};
+}
+
+std::string policy_to_bytes(const std::vector<float>& policy) {
+  std::string out(policy.size() * 4, '\0');
+  for (std::size_t i = 0; i < policy.size(); ++i) {
+    const auto bits = std::bit_cast<std::uint32_t>(policy[i]);
+    for (int b = 0; b < 4; ++b) out[i * 4 + b] = static_cast<char>((bits >> (8 * b)) & 0xffu);
+  }
+  return out;
+}
+
+std::vector<float> policy_from_bytes(const unsigned char* data, std::size_t count) {
+  std::vector<float> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t bits = 0;
+    for (int b = 0; b < 4; ++b) bits |= std::uint32_t{data[i * 4 + b]} << (8 * b);
+    out[i] = std::bit_cast<float>(bits);
+  }
+  return out;
 }
 
 }  // namespace kibitz::store

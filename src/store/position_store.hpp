@@ -71,6 +71,14 @@ double prune_key(const PositionContext& c, std::int64_t now, const ContextPolicy
 std::vector<std::size_t> contexts_to_keep(const std::vector<PositionContext>& contexts,
                                           std::int64_t now, const ContextPolicy& policy);
 
+// What every store checks before it writes: the board size (2 to 25: GTP's column letters),
+// a finite komi and non-empty rules; a move and a policy that fit the board, and finite values.
+Result<void> check_position_key(const PositionKey& key);
+Result<void> check_position_context(const PositionContext& c, int board_size);
+// Policies are stored as float32 little-endian, whatever the host's byte order.
+std::string policy_to_bytes(const std::vector<float>& policy);
+std::vector<float> policy_from_bytes(const unsigned char* data, std::size_t count);
+
 struct AddResult {
   std::int64_t position_id = 0;
   bool new_position = false;

@@ -54,42 +54,8 @@ Result<std::unique_ptr<PositionStore>> open_postgres_store(const std::string& ur
 
 namespace {
 
-constexpr int kPgMaxBoard = 25;
 constexpr std::int64_t kPgSchemaLock = 0x4B425A47;  // "KBZG": the advisory lock of migrations
 constexpr const char* kPgApplication = "kibitz go positions";
-
-// Policies as float32 little-endian, as the SQLite store keeps them.
-std::string pg_policy_bytes(const std::vector<float>& policy) {
-  std::string out(policy.size() * 4, '\0');
-  for (std::size_t i = 0; i < policy.size(); ++i) {
-    const auto bits = std::bit_cast<std::uint32_t>(policy[i]);
-    for (int b = 0; b < 4; ++b) out[i * 4 + b] = static_cast<char>((bits >> (8 * b)) & 0xffu);
-  }
-  return out;
-}
-
-Result<void> pg_check_key(const PositionKey& key) {
-  if (key.board_size < 2 || key.board_size > kPgMaxBoard)
-    return fail("board size {} out of range (2 to {})", key.board_size, kPgMaxBoard);
-  if (!std::isfinite(key.komi)) return fail("komi is not a finite number");
-  if (key.rules.empty()) return fail("rules are empty");
-  return {};
-}
-
-Result<void> pg_check_context(const PositionContext& c, int board_size) {
-  const int points = board_size * board_size;
-  if (c.move < -1 || c.move > points)
-    return fail("move {} out of range (-1 to {}) for {}x{}", c.move, points, board_size,
-                board_size);
-  if (!c.policy.empty() && c.policy.size() != static_cast<std::size_t>(points + 1))
-    return fail("policy has {} values, expected {} for {}x{}", c.policy.size(), points + 1,
-                board_size, board_size);
-  const std::pair<const char*, double> reals[] = {
-      {"uncertainty", c.uncertainty}, {"winrate", c.winrate}, {"score_lead", c.score_lead}};
-  for (const auto& [name, v] : reals)
-    if (!std::isfinite(v)) return fail("{} is not a finite number", name);
-  return {};
-}
 
 constexpr const char* kPgContextColumns =
     "c.move, c.uncertainty, c.deep_visits, c.policy, c.winrate, c.score_lead, c.game_phase, "
@@ -116,12 +82,7 @@ Result<PositionContext> pg_read_context(const pqxx::row& row, int col, int board
   if (count != 0 && count != static_cast<std::size_t>(points + 1))
     return fail("context {}: policy has {} values, expected {} for {}x{}", id, count, points + 1,
                 board_size, board_size);
-  c.policy.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint32_t bits = 0;
-    for (int b = 0; b < 4; ++b) bits |= std::uint32_t{blob.data()[i * 4 + b]} << (8 * b);
-    c.policy[i] = std::bit_cast<float>(bits);
-  }
+  if (count > 0) c.policy = policy_from_bytes(blob.data(), count);
   c.winrate = row[col + 4].as<double>();
   c.score_lead = row[col + 5].as<double>();
   c.game_phase = row[col + 6].as<int>();
@@ -257,10 +218,10 @@ class PgStore final : public PositionStore {
 
   Result<AddResult> add_context(const PositionKey& key, const PositionContext& context,
                                 const ContextPolicy& policy, std::int64_t now) override {
-    if (auto k = pg_check_key(key); !k) return with_context(k.error(), name_);
-    if (auto ctx = pg_check_context(context, key.board_size); !ctx)
+    if (auto k = check_position_key(key); !k) return with_context(k.error(), name_);
+    if (auto ctx = check_position_context(context, key.board_size); !ctx)
       return with_context(ctx.error(), name_);
-    const std::string blob = pg_policy_bytes(context.policy);
+    const std::string blob = policy_to_bytes(context.policy);
     return guarded_retry([&]() -> Result<AddResult> {
       pqxx::work w(*c_);
       AddResult r;

@@ -23,29 +23,7 @@ namespace kibitz::store {
 
 namespace {
 
-constexpr int kSqliteMaxBoard = 25;  // GTP vertices have 25 column letters
-
 bool sqlite_is_memory_path(const std::string& path) { return path.empty() || path == ":memory:"; }
-
-// Policies are stored as float32 little-endian whatever the host's byte order.
-std::string sqlite_policy_to_blob(const std::vector<float>& policy) {
-  std::string out(policy.size() * 4, '\0');
-  for (std::size_t i = 0; i < policy.size(); ++i) {
-    const auto bits = std::bit_cast<std::uint32_t>(policy[i]);
-    for (int b = 0; b < 4; ++b) out[i * 4 + b] = static_cast<char>((bits >> (8 * b)) & 0xffu);
-  }
-  return out;
-}
-
-std::vector<float> sqlite_policy_from_bytes(const unsigned char* data, std::size_t count) {
-  std::vector<float> out(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint32_t bits = 0;
-    for (int b = 0; b < 4; ++b) bits |= std::uint32_t{data[i * 4 + b]} << (8 * b);
-    out[i] = std::bit_cast<float>(bits);
-  }
-  return out;
-}
 
 // The columns of a context, in the order sqlite_read_context expects them.
 constexpr const char* kSqliteContextColumns =
@@ -79,7 +57,7 @@ Result<PositionContext> sqlite_read_context(const SQLite::Statement& st, int col
     return fail("context {}: policy has {} values, expected {} for {}x{}", context_id, count,
                 expected, board_size, board_size);
   if (count > 0)
-    c.policy = sqlite_policy_from_bytes(static_cast<const unsigned char*>(blob.getBlob()), count);
+    c.policy = policy_from_bytes(static_cast<const unsigned char*>(blob.getBlob()), count);
   c.winrate = st.getColumn(col + 4).getDouble();
   c.score_lead = st.getColumn(col + 5).getDouble();
   c.game_phase = st.getColumn(col + 6).getInt();
@@ -97,30 +75,6 @@ PositionKey sqlite_read_key(const SQLite::Statement& st, int col) {
   k.komi = st.getColumn(col + 2).getDouble();
   k.rules = st.getColumn(col + 3).getString();
   return k;
-}
-
-Result<void> sqlite_check_key(const PositionKey& key) {
-  if (key.board_size < 2 || key.board_size > kSqliteMaxBoard)
-    return fail("board size {} out of range (2 to {})", key.board_size, kSqliteMaxBoard);
-  if (!std::isfinite(key.komi)) return fail("komi is not a finite number");
-  if (key.rules.empty()) return fail("rules are empty");
-  return {};
-}
-
-Result<void> sqlite_check_context(const PositionContext& c, int board_size) {
-  const int points = board_size * board_size;
-  if (c.move < -1 || c.move > points)
-    return fail("move {} out of range (-1 to {}) for {}x{}", c.move, points, board_size,
-                board_size);
-  if (!c.policy.empty() && c.policy.size() != static_cast<std::size_t>(points + 1))
-    return fail("policy has {} values, expected {} for {}x{}", c.policy.size(), points + 1,
-                board_size, board_size);
-  // SQLite stores NaN as NULL: refuse it here rather than fail a NOT NULL constraint.
-  const std::pair<const char*, double> reals[] = {
-      {"uncertainty", c.uncertainty}, {"winrate", c.winrate}, {"score_lead", c.score_lead}};
-  for (const auto& [name, v] : reals)
-    if (!std::isfinite(v)) return fail("{} is not a finite number", name);
-  return {};
 }
 
 // --- schema and migrations ---------------------------------------------------------------
@@ -254,8 +208,8 @@ class SqliteStore final : public PositionStore {
 
   Result<AddResult> add_context(const PositionKey& key, const PositionContext& context,
                                 const ContextPolicy& policy, std::int64_t now) override {
-    if (auto k = sqlite_check_key(key); !k) return with_context(k.error(), path_);
-    if (auto c = sqlite_check_context(context, key.board_size); !c)
+    if (auto k = check_position_key(key); !k) return with_context(k.error(), path_);
+    if (auto c = check_position_context(context, key.board_size); !c)
       return with_context(c.error(), path_);
     return guarded([&]() -> Result<AddResult> {
       if (read_only_) return fail("{}: opened read-only", path_);
@@ -284,7 +238,7 @@ class SqliteStore final : public PositionStore {
                               "policy, winrate, score_lead, game_phase, recursion_depth, "
                               "move_number, timestamp, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
                               "?8, ?9, ?10, ?11, ?12)");
-        const std::string blob = sqlite_policy_to_blob(context.policy);
+        const std::string blob = policy_to_bytes(context.policy);
         ins.bind(1, r.position_id);
         ins.bind(2, context.move);
         ins.bind(3, context.uncertainty);
