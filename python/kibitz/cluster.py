@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from ._kibitz import KibitzError, _match_report, _run_match, _selfplay
+from ._kibitz import KibitzError, _MatchCount, _run_match, _selfplay
 from .match import _run_match_player, _settings
 
 try:  # Dask is optional: only this module needs it
@@ -90,9 +90,8 @@ def _check_worker(game, players, settings):
     return None
 
 
-def _report(game, players, settings, games, seconds):
-    report_json, text = _match_report(game, [_run_match_player(p) for p in players], settings,
-                                      json.dumps(games), seconds)
+def _report(count, seconds):
+    report_json, text = count.report(seconds)
     report = json.loads(report_json)
     report["text"] = text
     return report
@@ -121,7 +120,7 @@ def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, cli
         raise KibitzError("sprt needs a match of two players")
     pairs = (settings["games"] + 1) // 2
     # The settings check themselves here first (a bad option fails before any worker runs).
-    _match_report(name, [_run_match_player(p) for p in players], settings, "[]")
+    count = _MatchCount(name, [_run_match_player(p) for p in players], settings)
 
     with _dask_client(client, scheduler, workers) as client:
         worker_errors = client.run(_check_worker, name, players, settings)
@@ -134,32 +133,30 @@ def run_match(game, players, *, workers=2, scheduler=None, pairs_per_task=1, cli
         futures = [client.submit(_play_shard, name, players, settings, b,
                                  min(pairs, b + pairs_per_task), pure=False)
                    for b in range(0, pairs, pairs_per_task)]
-        games, done = [], set()
+        done = set()
         records = None
         if settings["records"]:
             records = open(settings["records"], "a", encoding="utf-8")
-        report = None
         try:
             for future in distributed.as_completed(futures):
                 begin, shard_games, text = future.result()
                 if begin in done:  # never counted twice, whatever the scheduler does
                     continue
                 done.add(begin)
-                games.extend(shard_games)
+                count.add(json.dumps(shard_games))
                 if records is not None and text:
                     records.write(text)
                     records.flush()
-                report = _report(name, players, settings, games, time.monotonic() - start)
-                if status is not None:
-                    status(report)
-                if report["stop_reason"].startswith("SPRT"):
+                if status is not None:  # the whole report only when someone reads it
+                    status(_report(count, time.monotonic() - start))
+                if count.stop_reason().startswith("SPRT"):
                     for f in futures:
                         f.cancel()
                     break
         finally:
             if records is not None:
                 records.close()
-        report = _report(name, players, settings, games, time.monotonic() - start)
+        report = _report(count, time.monotonic() - start)
         report["tasks"] = len(done)
         report["workers"] = len(client.scheduler_info()["workers"])
         return report
@@ -339,8 +336,6 @@ def main(argv=None):
         sprt = (elo0, elo1)
 
     def status(r):
-        if a.quiet:
-            return
         done = sum(p["games"] + p["unfinished"] for p in r["pairings"])
         line = "  ".join(f"{p['player']} vs {p['opponent']}: +{p['wins']} ={p['draws']} "
                          f"-{p['losses']}" for p in r["pairings"])
@@ -349,7 +344,8 @@ def main(argv=None):
     try:
         report = run_match(
             a.game, a.engine, workers=a.workers, scheduler=a.scheduler,
-            pairs_per_task=a.pairs_per_task, status=status, games=a.games, tc=a.tc,
+            pairs_per_task=a.pairs_per_task, status=None if a.quiet else status,
+            games=a.games, tc=a.tc,
             movetime_ms=a.movetime, nodes=a.nodes, depth=a.depth, openings=a.openings,
             openings_format=a.openings_format, plies=a.plies,
             random_openings=a.random_openings, seed=a.seed, sprt=sprt, alpha=a.alpha,

@@ -439,24 +439,24 @@ std::string report_json(const MatchReport& r, const MatchConfig& c) {
   return j.dump(2);
 }
 
-Result<MatchReport> report_from_games(const MatchConfig& config, const GameKind& game,
-                                      const std::string& games_json) {
+GameCounter::GameCounter(const MatchConfig& config, const GameKind& game)
+    : config_(config),
+      jobs_(schedule(config_, game.opening_count())),
+      builder_(config_, game.name(), game.measure_name(), static_cast<int>(jobs_.size())) {
+  for (const auto& job : jobs_) by_number_[job.number] = &job;
+}
+
+Result<void> GameCounter::add(const std::string& games_json) {
   using nlohmann::json;
   const json games = json::parse(games_json, nullptr, false);
   if (games.is_discarded() || !games.is_array())
     return fail("report_from_games: expected a JSON array of games");
-  const auto jobs = schedule(config, game.opening_count());
-  std::map<int, const GameJob*> by_number;
-  for (const auto& job : jobs) by_number[job.number] = &job;
-  ReportBuilder builder(config, game.name(), game.measure_name(), static_cast<int>(jobs.size()));
-  std::map<int, bool> seen;
   for (const json& g : games) {
     try {
       const int n = g.at("number").get<int>();
-      const auto it = by_number.find(n);
-      if (it == by_number.end()) return fail("report_from_games: game {} is not scheduled", n);
-      if (seen[n]) return fail("report_from_games: game {} is given twice", n);
-      seen[n] = true;
+      const auto it = by_number_.find(n);
+      if (it == by_number_.end()) return fail("report_from_games: game {} is not scheduled", n);
+      if (!seen_.insert(n).second) return fail("report_from_games: game {} is given twice", n);
       const GameJob& job = *it->second;
       if (g.at("seats").get<std::array<int, 2>>() != job.seats ||
           g.at("opponent").get<int>() != job.opponent)
@@ -491,12 +491,19 @@ Result<MatchReport> report_from_games(const MatchConfig& config, const GameKind&
         if (o.fault == Fault::kNone)
           return fail("report_from_games: game {} has an unknown fault '{}'", n, kind);
       }
-      builder.add(job, std::move(o));
+      builder_.add(job, std::move(o));
     } catch (const json::exception& e) {
       return fail("report_from_games: a game entry does not read: {}", e.what());
     }
   }
-  return std::move(builder.report());
+  return {};
+}
+
+Result<MatchReport> report_from_games(const MatchConfig& config, const GameKind& game,
+                                      const std::string& games_json) {
+  GameCounter counter(config, game);
+  if (auto ok = counter.add(games_json); !ok) return tl::unexpected(ok.error());
+  return std::move(counter.report());
 }
 
 void MeasureTally::add_game(double mine, double theirs) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -121,9 +122,26 @@ class ReportBuilder {
   std::map<std::pair<int, int>, double> half_measures_;  // the same for the measure's difference
 };
 
-// The report of games played elsewhere, each given as report_json's entry for it (with its
-// seats, opponent and per-seat statistics): kibitz.cluster's shards. A game is identified
-// by its number; a number given twice is an error, as is one outside the schedule.
+// Counts games played elsewhere into a report, a batch at a time (kibitz.cluster adds each
+// shard's games as it arrives). A game is given as report_json's entry for it (with its
+// seats, opponent and per-seat statistics) and identified by its number; a number given twice
+// is an error, as is one outside the schedule. The counter keeps its own copy of `config`.
+class GameCounter {
+ public:
+  GameCounter(const MatchConfig& config, const GameKind& game);
+  // A JSON array of game entries; an error stops at the bad entry (those before it count).
+  Result<void> add(const std::string& games_json);
+  MatchReport& report() { return builder_.report(); }
+
+ private:
+  MatchConfig config_;  // before builder_, which refers to it
+  std::vector<GameJob> jobs_;
+  std::map<int, const GameJob*> by_number_;
+  std::set<int> seen_;
+  ReportBuilder builder_;
+};
+
+// The report of one batch of such games.
 Result<MatchReport> report_from_games(const MatchConfig& config, const GameKind& game,
                                       const std::string& games_json);
 

@@ -692,16 +692,38 @@ py::tuple run_match(const std::string& game_name, const py::list& players, const
 // The report of games played apart (kibitz.cluster's shards): `games_json` is the list of
 // the shards' game entries (run_match's report["games"]); the match's settings as
 // run_match's, so the report counts them as `kibitz match` would have.
+// kibitz.cluster's running count: the match's settings as run_match's; add() takes each
+// shard's game entries (a JSON array) as they arrive, so each game is read once.
+class MatchCount {
+ public:
+  MatchCount(const std::string& game_name, const py::list& players, const py::dict& d)
+      : setup_(match_setup(game_name, players, d)) {
+    match::OpeningOptions openings = setup_.config.openings;
+    openings.seed = setup_.config.seed;  // as Match::run sets it: the schedule's opening order
+    ok_or_raise(setup_.kind->load_openings(openings));
+    counter_.emplace(setup_.config, *setup_.kind);
+  }
+  void add(const std::string& games_json) { ok_or_raise(counter_->add(games_json)); }
+  // Why the match should stop (an SPRT decision), empty while it goes on.
+  std::string stop_reason() { return counter_->report().stop_reason; }
+  // The report so far as JSON and as `kibitz match` prints it; `seconds` the wall time.
+  py::tuple report(double seconds) {
+    auto& r = counter_->report();
+    r.seconds = seconds;
+    return py::make_tuple(match::report_json(r, setup_.config),
+                          match::format_report(r, setup_.config));
+  }
+
+ private:
+  MatchSetup setup_;
+  std::optional<match::GameCounter> counter_;
+};
+
 py::tuple match_report(const std::string& game_name, const py::list& players, const py::dict& d,
                        const std::string& games_json, double seconds) {
-  MatchSetup setup = match_setup(game_name, players, d);
-  const match::MatchConfig& c = setup.config;
-  match::OpeningOptions openings = c.openings;
-  openings.seed = c.seed;  // as Match::run sets it: the schedule's opening order
-  ok_or_raise(setup.kind->load_openings(openings));
-  auto r = value_or_raise(match::report_from_games(c, *setup.kind, games_json));
-  r.seconds = seconds;
-  return py::make_tuple(match::report_json(r, c), match::format_report(r, c));
+  MatchCount count(game_name, players, d);
+  count.add(games_json);
+  return count.report(seconds);
 }
 
 // `kibitz selfplay ARGS...` in this process (kibitz.cluster's self-play tasks): the same
@@ -1013,6 +1035,12 @@ PYBIND11_MODULE(_kibitz, m) {
 
   m.def("_selfplay", &selfplay, py::arg("args"));
   m.def("_run_match", &run_match, py::arg("game"), py::arg("players"), py::arg("settings"));
+  py::class_<MatchCount>(m, "_MatchCount")
+      .def(py::init<const std::string&, const py::list&, const py::dict&>(), py::arg("game"),
+           py::arg("players"), py::arg("settings"))
+      .def("add", &MatchCount::add, py::arg("games_json"))
+      .def("stop_reason", &MatchCount::stop_reason)
+      .def("report", &MatchCount::report, py::arg("seconds") = 0.0);
   m.def("_match_report", &match_report, py::arg("game"), py::arg("players"), py::arg("settings"),
         py::arg("games_json"), py::arg("seconds") = 0.0);
 
