@@ -81,6 +81,9 @@ int run_chess_selfplay(const SelfplayArgs& a) {
   if (binary) {
     auto w = chess::TrainingDataWriter::open(a.out);
     if (!w) return report_error(w.error().message);
+    if (w->dropped_tail())
+      fmt::print(stderr, "{}: dropped a torn last chunk of {} bytes (a run cut off mid-write)\n",
+                 a.out, w->dropped_tail());
     writer.emplace(std::move(*w));
   } else {
     out.open(a.out);

@@ -13,7 +13,7 @@ namespace kibitz::chess::nnue {
 namespace {
 
 constexpr char kMagic[8] = {'K', 'B', 'Z', 'N', 'N', 'U', 'E', '1'};
-constexpr std::uint32_t kVersion = 2;  // 2: squared clipped ReLU
+constexpr std::uint32_t kVersion = 3;  // 2: squared clipped ReLU; 3: output buckets
 constexpr std::size_t kMaxProvenance = 1 << 16;
 
 // Reads little-endian fields, remembering whether the input ran out.
@@ -50,14 +50,16 @@ int active_features(const Position& pos, Color view, std::array<int, 32>& out) {
 
 float FloatNetwork::forward(const Position& pos) const {
   std::array<int, 32> f{};
-  float out = b2;
+  const int bucket = output_bucket(popcount(pos.pieces()));
+  const float* w = w2.data() + static_cast<std::size_t>(bucket) * 2 * kHidden;
+  float out = b2[static_cast<std::size_t>(bucket)];
   const Color views[2] = {pos.side_to_move(), ~pos.side_to_move()};
   for (int half = 0; half < 2; ++half) {
     const int n = active_features(pos, views[half], f);
     for (int i = 0; i < kHidden; ++i) {
       float a = b1[i];
       for (int k = 0; k < n; ++k) a += w1[static_cast<std::size_t>(f[k]) * kHidden + i];
-      out += activate(a) * w2[half * kHidden + i];
+      out += activate(a) * w[half * kHidden + i];
     }
   }
   return out;
@@ -67,8 +69,9 @@ Network Network::quantise(const FloatNetwork& f, std::string provenance) {
   Network n;
   for (std::size_t i = 0; i < n.w1_.size(); ++i) n.w1_[i] = quant(f.w1[i], kQA);
   for (int i = 0; i < kHidden; ++i) n.b1_[i] = quant(f.b1[i], kQA);
-  for (int i = 0; i < 2 * kHidden; ++i) n.w2_[i] = quant(f.w2[i], kQB);
-  n.b2_ = static_cast<std::int32_t>(std::lround(static_cast<double>(f.b2) * kQA * kQB));
+  for (std::size_t i = 0; i < n.w2_.size(); ++i) n.w2_[i] = quant(f.w2[i], kQB);
+  for (std::size_t b = 0; b < n.b2_.size(); ++b)
+    n.b2_[b] = static_cast<std::int32_t>(std::lround(static_cast<double>(f.b2[b]) * kQA * kQB));
   n.provenance_ = std::move(provenance);
   return n;
 }
@@ -76,14 +79,14 @@ Network Network::quantise(const FloatNetwork& f, std::string provenance) {
 std::vector<std::uint8_t> Network::serialise() const {
   std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
   for (const std::uint32_t v :
-       {kVersion, std::uint32_t{kInputs}, std::uint32_t{kHidden}, std::uint32_t{kQA},
-        std::uint32_t{kQB}, std::uint32_t{kOutputScale}})
+       {kVersion, std::uint32_t{kInputs}, std::uint32_t{kHidden}, std::uint32_t{kOutputBuckets},
+        std::uint32_t{kQA}, std::uint32_t{kQB}, std::uint32_t{kOutputScale}})
     append_le(out, v, 4);
   append_le(out, provenance_.size(), 4);
   out.insert(out.end(), provenance_.begin(), provenance_.end());
   for (const auto* v : {&w1_, &b1_, &w2_})
     for (const std::int16_t x : *v) append_le(out, static_cast<std::uint16_t>(x), 2);
-  append_le(out, static_cast<std::uint32_t>(b2_), 4);
+  for (const std::int32_t b : b2_) append_le(out, static_cast<std::uint32_t>(b), 4);
   append_le(out, fnv1a64(out.data(), out.size()), 8);
   return out;
 }
@@ -92,9 +95,12 @@ Result<Network> Network::parse(std::span<const std::uint8_t> bytes) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
     return fail("not a Kibitz network file (no KBZNNUE1)");
   Reader r{bytes, 8};
-  const std::uint32_t expected[6] = {kVersion, kInputs, kHidden, kQA, kQB, kOutputScale};
-  constexpr const char* kNames[6] = {"version", "inputs", "hidden size", "QA", "QB", "scale"};
-  for (int i = 0; i < 6; ++i) {
+  const std::uint32_t expected[7] = {kVersion, kInputs, kHidden,     kOutputBuckets,
+                                     kQA,      kQB,     kOutputScale};
+  constexpr const char* kNames[7] = {"version", "inputs", "hidden size", "output buckets",
+                                     "QA",      "QB",     "scale"};
+  // Version first: an older file is named as such, whatever its shape.
+  for (int i = 0; i < 7; ++i) {
     const auto v = static_cast<std::uint32_t>(r.get(4));
     if (r.short_read) return fail("network file cut short in its header");
     if (v != expected[i])
@@ -104,7 +110,9 @@ Result<Network> Network::parse(std::span<const std::uint8_t> bytes) {
   if (r.short_read || len > kMaxProvenance || r.pos + len > bytes.size())
     return fail("network file cut short in its provenance text");
   const std::size_t body =
-      r.pos + len + (std::size_t{kInputs} * kHidden + kHidden + 2 * kHidden) * 2 + 4;
+      r.pos + len +
+      (std::size_t{kInputs} * kHidden + kHidden + std::size_t{kOutputBuckets} * 2 * kHidden) * 2 +
+      std::size_t{kOutputBuckets} * 4;
   if (bytes.size() < body + 8)
     return fail("network file cut short: {} bytes, {} expected", bytes.size(), body + 8);
   if (bytes.size() > body + 8)
@@ -116,7 +124,7 @@ Result<Network> Network::parse(std::span<const std::uint8_t> bytes) {
   r.pos += len;
   for (auto* v : {&n.w1_, &n.b1_, &n.w2_})
     for (std::int16_t& x : *v) x = static_cast<std::int16_t>(r.get(2));
-  n.b2_ = static_cast<std::int32_t>(r.get(4));
+  for (std::int32_t& b : n.b2_) b = static_cast<std::int32_t>(r.get(4));
   return n;
 }
 
@@ -130,17 +138,18 @@ Result<Network> Network::load(const std::string& path) {
   return n;
 }
 
-int Network::output(const std::int16_t* own, const std::int16_t* their) const {
+int Network::output(const std::int16_t* own, const std::int16_t* their, int bucket) const {
   // Each term, a clipped activation squared times a weight, fits int32 (255^2 x 4055 < 2^31);
   // their sum, in units of kQA^2 kQB, needs int64.
+  const std::int16_t* w = w2_.data() + static_cast<std::size_t>(bucket) * 2 * kHidden;
   std::int64_t sum = 0;
   for (int i = 0; i < kHidden; ++i) {
     const std::int32_t a = std::clamp<std::int32_t>(own[i], 0, kQA);
     const std::int32_t b = std::clamp<std::int32_t>(their[i], 0, kQA);
-    sum += a * a * w2_[i] + b * b * w2_[kHidden + i];
+    sum += a * a * w[i] + b * b * w[kHidden + i];
   }
-  return static_cast<int>((sum + static_cast<std::int64_t>(b2_) * kQA) * kOutputScale /
-                          (std::int64_t{kQA} * kQA * kQB));
+  const std::int64_t bias = b2_[static_cast<std::size_t>(bucket)];
+  return static_cast<int>((sum + bias * kQA) * kOutputScale / (std::int64_t{kQA} * kQA * kQB));
 }
 
 void Network::refresh(const Position& pos, Color view, std::int16_t* acc) const {
@@ -158,7 +167,8 @@ int Network::evaluate(const Position& pos) const {
   for (const Color view : {kWhite, kBlack}) refresh(pos, view, acc[view].data());
   const Color us = pos.side_to_move();
   constexpr int kLimit = search::kMateBound - 1;
-  return std::clamp(output(acc[us].data(), acc[~us].data()), -kLimit, kLimit);
+  const int bucket = output_bucket(popcount(pos.pieces()));
+  return std::clamp(output(acc[us].data(), acc[~us].data(), bucket), -kLimit, kLimit);
 }
 
 Evaluator::Evaluator(const Network& net)
@@ -234,7 +244,8 @@ int Evaluator::evaluate(const Position& pos) const {
   for (int ply = from + 1; ply <= top_; ++ply) update(ply);
   const Color us = pos.side_to_move();
   constexpr int kLimit = search::kMateBound - 1;
-  return std::clamp(net_->output(acc(top_, us), acc(top_, ~us)), -kLimit, kLimit);
+  const int bucket = output_bucket(popcount(pos.pieces()));
+  return std::clamp(net_->output(acc(top_, us), acc(top_, ~us), bucket), -kLimit, kLimit);
 }
 
 }  // namespace kibitz::chess::nnue

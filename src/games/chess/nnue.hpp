@@ -3,7 +3,8 @@
 //
 //   768 inputs per perspective (own/their colour x 6 piece types x 64 squares, the board
 //   flipped for black) -> kHidden accumulator neurons, weights shared by both perspectives
-//   -> squared clipped ReLU -> one output over [side to move's kHidden, the other's kHidden].
+//   -> squared clipped ReLU -> one output over [side to move's kHidden, the other's kHidden],
+//   its weights chosen from kOutputBuckets sets by the number of pieces on the board.
 //
 // FloatNetwork is the trainer's model; Network is its quantised form the search runs: the
 // accumulator in int16 at scale kQA, the output weights at kQB, so the output in units of
@@ -11,10 +12,11 @@
 // updates it from the move (a few hundred int16 additions), through the alpha-beta's evaluator
 // seam (search/alphabeta/evaluator.hpp).
 //
-// The file ("KBZNNUE1"): version, inputs, hidden size, kQA, kQB, kOutputScale (uint32 each), a
-// provenance text (uint32 length, then UTF-8: the data and command that made it), the int16
-// feature weights [768][kHidden], int16 biases [kHidden], int16 output weights [2 kHidden], the
-// int32 output bias, and the FNV-1a 64 hash of everything before it. Little-endian.
+// The file ("KBZNNUE1"): version, inputs, hidden size, output buckets, kQA, kQB, kOutputScale
+// (uint32 each), a provenance text (uint32 length, then UTF-8: the data and command that made
+// it), the int16 feature weights [768][kHidden], int16 biases [kHidden], int16 output weights
+// [buckets][2 kHidden], the int32 output biases [buckets], and the FNV-1a 64 hash of everything
+// before it. Little-endian.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -32,6 +34,9 @@ namespace kibitz::chess::nnue {
 
 inline constexpr int kInputs = 768;
 inline constexpr int kHidden = 256;
+// The output layer has one set of weights per stage of the game, picked by the piece count:
+// what an accumulator neuron is worth changes as the pieces come off.
+inline constexpr int kOutputBuckets = 8;
 inline constexpr int kQA = 255;
 inline constexpr int kQB = 2048;  // fine: the output sums 512 terms, each off by up to 1/(2 kQB)
 inline constexpr int kOutputScale = 400;  // output 1.0 = 400 centipawns
@@ -44,6 +49,12 @@ inline constexpr float kWeightClip = 1.98f;
 inline float activate(float x) {
   const float c = x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
   return c * c;
+}
+
+// The output bucket of a board with `pieces` pieces (2 to 32), kings included.
+constexpr int output_bucket(int pieces) {
+  const int b = (pieces - 2) / 4;
+  return b < 0 ? 0 : b >= kOutputBuckets ? kOutputBuckets - 1 : b;
 }
 
 // The input index of piece p on square s from perspective `view`.
@@ -59,8 +70,9 @@ int active_features(const Position& pos, Color view, std::array<int, 32>& out);
 struct FloatNetwork {
   std::vector<float> w1 = std::vector<float>(kInputs * kHidden);  // [input][hidden]
   std::vector<float> b1 = std::vector<float>(kHidden);
-  std::vector<float> w2 = std::vector<float>(2 * kHidden);  // [own half, their half]
-  float b2 = 0.0f;
+  // [bucket][own half, their half]
+  std::vector<float> w2 = std::vector<float>(kOutputBuckets * 2 * kHidden);
+  std::vector<float> b2 = std::vector<float>(kOutputBuckets);
 
   // The raw output (1.0 = kOutputScale centipawns) from the side to move's view.
   float forward(const Position& pos) const;
@@ -80,15 +92,15 @@ class Network {
 
  private:
   friend class Evaluator;
-  // The output from two accumulators (side to move's first).
-  int output(const std::int16_t* own, const std::int16_t* their) const;
+  // The output from two accumulators (side to move's first) with a bucket's weights.
+  int output(const std::int16_t* own, const std::int16_t* their, int bucket) const;
   // One perspective's accumulator computed from scratch into `acc` (kHidden values).
   void refresh(const Position& pos, Color view, std::int16_t* acc) const;
 
   std::vector<std::int16_t> w1_ = std::vector<std::int16_t>(kInputs * kHidden);
   std::vector<std::int16_t> b1_ = std::vector<std::int16_t>(kHidden);
-  std::vector<std::int16_t> w2_ = std::vector<std::int16_t>(2 * kHidden);
-  std::int32_t b2_ = 0;
+  std::vector<std::int16_t> w2_ = std::vector<std::int16_t>(kOutputBuckets * 2 * kHidden);
+  std::array<std::int32_t, kOutputBuckets> b2_{};
   std::string provenance_;
 };
 

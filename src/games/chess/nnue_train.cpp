@@ -28,9 +28,10 @@ float forward(const FloatNetwork& n, const TrainSample& s, float* own, float* th
       their[i] += wt[i];
     }
   }
-  float out = n.b2;
+  const float* w = n.w2.data() + static_cast<std::size_t>(s.bucket) * 2 * kHidden;
+  float out = n.b2[s.bucket];
   for (int i = 0; i < kHidden; ++i)
-    out += activate(own[i]) * n.w2[i] + activate(their[i]) * n.w2[kHidden + i];
+    out += activate(own[i]) * w[i] + activate(their[i]) * w[kHidden + i];
   return out;
 }
 
@@ -43,14 +44,14 @@ float target(const TrainSample& s, const TrainOptions& o) {
 struct Grads {
   std::vector<float> w1 = std::vector<float>(kInputs * kHidden);
   std::vector<float> b1 = std::vector<float>(kHidden);
-  std::vector<float> w2 = std::vector<float>(2 * kHidden);
-  float b2 = 0;
+  std::vector<float> w2 = std::vector<float>(kOutputBuckets * 2 * kHidden);
+  std::vector<float> b2 = std::vector<float>(kOutputBuckets);
   double loss = 0;
   void clear() {
     std::fill(w1.begin(), w1.end(), 0.0f);
     std::fill(b1.begin(), b1.end(), 0.0f);
     std::fill(w2.begin(), w2.end(), 0.0f);
-    b2 = 0;
+    std::fill(b2.begin(), b2.end(), 0.0f);
     loss = 0;
   }
 };
@@ -74,14 +75,16 @@ void accumulate(const FloatNetwork& n, const TrainSample& s, const TrainOptions&
   const float p = sigmoid(k * out), t = target(s, o);
   g.loss += static_cast<double>((p - t) * (p - t));
   const float d = 2.0f * (p - t) * p * (1.0f - p) * k;
-  g.b2 += d;
+  const std::size_t at = static_cast<std::size_t>(s.bucket) * 2 * kHidden;
+  const float* w2 = n.w2.data() + at;
+  float* gw2 = g.w2.data() + at;
+  g.b2[s.bucket] += d;
   std::array<float, kHidden> d_own, d_their;
   for (int i = 0; i < kHidden; ++i) {
-    g.w2[i] += d * activate(own[i]);
-    g.w2[kHidden + i] += d * activate(their[i]);
-    d_own[i] = own[i] > 0.0f && own[i] < 1.0f ? 2.0f * own[i] * d * n.w2[i] : 0.0f;
-    d_their[i] =
-        their[i] > 0.0f && their[i] < 1.0f ? 2.0f * their[i] * d * n.w2[kHidden + i] : 0.0f;
+    gw2[i] += d * activate(own[i]);
+    gw2[kHidden + i] += d * activate(their[i]);
+    d_own[i] = own[i] > 0.0f && own[i] < 1.0f ? 2.0f * own[i] * d * w2[i] : 0.0f;
+    d_their[i] = their[i] > 0.0f && their[i] < 1.0f ? 2.0f * their[i] * d * w2[kHidden + i] : 0.0f;
     g.b1[i] += d_own[i] + d_their[i];
   }
   for (int j = 0; j < s.count; ++j) {
@@ -122,6 +125,7 @@ Result<TrainSample> make_sample(const TrainingRecord& r) {
     s.their[s.count] = static_cast<std::uint16_t>(feature(~us, p, sq));
     ++s.count;
   }
+  s.bucket = static_cast<std::uint8_t>(output_bucket(s.count));
   const int sign = us == kWhite ? 1 : -1;
   s.score = static_cast<float>(sign * t->score);
   s.result = static_cast<float>(sign * t->result + 1) / 2.0f;
@@ -178,9 +182,9 @@ FloatNetwork train_network(const TrainData& data, const TrainOptions& o, const E
   for (float& w : net.w1) w = uniform(0.1f);
   for (float& w : net.b1) w = 0.1f;
   for (float& w : net.w2) w = uniform(1.0f / std::sqrt(2.0f * kHidden));
-  net.b2 = 0;
+  std::fill(net.b2.begin(), net.b2.end(), 0.0f);
 
-  Adam a_w1(net.w1.size()), a_b1(net.b1.size()), a_w2(net.w2.size()), a_b2(1);
+  Adam a_w1(net.w1.size()), a_b1(net.b1.size()), a_w2(net.w2.size()), a_b2(net.b2.size());
   std::vector<Grads> grads(kBlocks);
   std::vector<std::uint32_t> order(data.train.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
@@ -225,8 +229,8 @@ FloatNetwork train_network(const TrainData& data, const TrainOptions& o, const E
         const Grads& h = grads[static_cast<std::size_t>(b)];
         for (std::size_t i = 0; i < g.w1.size(); ++i) g.w1[i] += h.w1[i];
         for (int i = 0; i < kHidden; ++i) g.b1[i] += h.b1[i];
-        for (int i = 0; i < 2 * kHidden; ++i) g.w2[i] += h.w2[i];
-        g.b2 += h.b2;
+        for (std::size_t i = 0; i < g.w2.size(); ++i) g.w2[i] += h.w2[i];
+        for (std::size_t i = 0; i < g.b2.size(); ++i) g.b2[i] += h.b2[i];
         g.loss += h.loss;
       }
       loss_sum += g.loss;
@@ -237,7 +241,7 @@ FloatNetwork train_network(const TrainData& data, const TrainOptions& o, const E
       a_w1.step(net.w1.data(), g.w1.data(), g.w1.size(), lr, scale, c1, c2);
       a_b1.step(net.b1.data(), g.b1.data(), g.b1.size(), lr, scale, c1, c2);
       a_w2.step(net.w2.data(), g.w2.data(), g.w2.size(), lr, scale, c1, c2);
-      a_b2.step(&net.b2, &g.b2, 1, lr, scale, c1, c2);
+      a_b2.step(net.b2.data(), g.b2.data(), g.b2.size(), lr, scale, c1, c2);
       if (on_batch) on_batch(++batches);
     }
     if (on_epoch)

@@ -18,6 +18,7 @@ namespace kibitz::chess::nnue {
 // move's first) and the target, both from the side to move's view.
 struct TrainSample {
   std::uint8_t count = 0;
+  std::uint8_t bucket = 0;  // output_bucket(count)
   std::array<std::uint16_t, 32> own{}, their{};
   float score = 0;   // centipawns
   float result = 0;  // 1 win, 0.5 draw, 0 loss

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <utility>
 
 #include "core/bytes.hpp"
@@ -196,11 +197,37 @@ Result<TrainingSample> unpack_training_record(const TrainingRecord& r) {
   return t;
 }
 
+namespace {
+
+// The end of the last whole chunk of an existing file (its size when nothing is cut), walking
+// the chunk headers only: a writer killed mid-chunk leaves a torn tail, and appending after it
+// would bury every later chunk behind bytes that do not parse.
+Result<std::uint64_t> whole_chunks_end(std::FILE* f, const std::string& path, std::uint64_t size) {
+  std::uint64_t offset = kHeaderSize;
+  while (offset + kChunkHeaderSize <= size) {
+    std::array<std::uint8_t, kChunkHeaderSize> ch{};
+    if (std::fseek(f, static_cast<long>(offset), SEEK_SET) != 0 ||
+        std::fread(ch.data(), 1, ch.size(), f) != ch.size())
+      return fail("cannot read '{}'", path);
+    const std::uint32_t count = get_u32(ch.data() + 4);
+    if (std::memcmp(ch.data(), kChunkMagic, 4) != 0 || count == 0 || count > kTrainingChunkMax)
+      return fail("{}: training file: no chunk at byte {}; not appending to it", path, offset);
+    const std::uint64_t end =
+        offset + kChunkHeaderSize + std::uint64_t{count} * kTrainingRecordSize;
+    if (end > size) break;
+    offset = end;
+  }
+  return offset;
+}
+
+}  // namespace
+
 Result<TrainingDataWriter> TrainingDataWriter::open(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "a+b");
   if (!f) return fail("cannot open '{}' for appending", path);
   std::fseek(f, 0, SEEK_END);
   const long size = std::ftell(f);
+  std::uint64_t dropped = 0;
   if (size == 0) {
     const auto h = file_header();
     if (std::fwrite(h.data(), 1, h.size(), f) != h.size() || std::fflush(f) != 0) {
@@ -215,16 +242,33 @@ Result<TrainingDataWriter> TrainingDataWriter::open(const std::string& path) {
       std::fclose(f);
       return fail("{}: {}", path, ok.error().message);
     }
+    const auto end = whole_chunks_end(f, path, static_cast<std::uint64_t>(size));
+    if (!end) {
+      std::fclose(f);
+      return tl::unexpected(end.error());
+    }
+    if (*end < static_cast<std::uint64_t>(size)) {
+      dropped = static_cast<std::uint64_t>(size) - *end;
+      std::error_code ec;
+      std::filesystem::resize_file(path, *end, ec);
+      if (ec) {
+        std::fclose(f);
+        return fail("cannot cut the torn tail of '{}': {}", path, ec.message());
+      }
+    }
     std::fseek(f, 0, SEEK_END);  // "a" mode writes at the end whatever the position
   }
-  return TrainingDataWriter(f, path);
+  TrainingDataWriter w(f, path);
+  w.dropped_tail_ = dropped;
+  return w;
 }
 
 TrainingDataWriter::TrainingDataWriter(TrainingDataWriter&& o) noexcept
     : file_(std::exchange(o.file_, nullptr)),
       path_(std::move(o.path_)),
       pending_(std::move(o.pending_)),
-      written_(o.written_) {}
+      written_(o.written_),
+      dropped_tail_(o.dropped_tail_) {}
 
 TrainingDataWriter::~TrainingDataWriter() {
   if (!file_) return;

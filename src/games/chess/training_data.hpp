@@ -53,7 +53,8 @@ TrainingRecord pack_training_record(const Position& pos, int white_score, int wh
 Result<TrainingSample> unpack_training_record(const TrainingRecord& r);
 
 // Appends chunks to a training file, creating it (with its header) when absent or empty; an
-// existing file must have a valid header. Not copyable; the destructor flushes.
+// existing file must have a valid header and whole chunks, bar a torn last one, which is cut
+// off first. Not copyable; the destructor flushes.
 class TrainingDataWriter {
  public:
   static Result<TrainingDataWriter> open(const std::string& path);
@@ -65,6 +66,9 @@ class TrainingDataWriter {
   // Writes the buffered records as one chunk and flushes the file.
   Result<std::size_t> flush();
   std::size_t written() const { return written_; }
+  // Bytes of a torn last chunk (a writer killed mid-write) that open() cut off before
+  // appending; 0 when the file ended on a whole chunk.
+  std::uint64_t dropped_tail() const { return dropped_tail_; }
 
  private:
   TrainingDataWriter(std::FILE* f, std::string path) : file_(f), path_(std::move(path)) {}
@@ -72,6 +76,7 @@ class TrainingDataWriter {
   std::string path_;
   std::vector<TrainingRecord> pending_;
   std::size_t written_ = 0;
+  std::uint64_t dropped_tail_ = 0;
 };
 
 struct TrainingDataStats {

@@ -26,7 +26,7 @@ FloatNetwork nn_random_float(std::uint64_t seed) {
   for (float& w : f.w1) w = u(0.13);  // rms 0.075 (a network trained on 470k positions: 0.073)
   for (float& w : f.b1) w = 0.12f + u(0.1);
   for (float& w : f.w2) w = u(0.1);  // rms 0.058 (trained: 0.061)
-  f.b2 = 0.05f;
+  std::fill(f.b2.begin(), f.b2.end(), 0.05f);
   return f;
 }
 
@@ -162,6 +162,9 @@ TEST(ChessNnue, FilesRoundTripAndBadOnesAreRefusedInOneLine) {
   hidden[16] = 128;  // the hidden size, 256 = 00 01 00 00, becomes 128
   hidden[17] = 0;
   EXPECT_EQ(message(hidden), "network file has hidden size 128 (this build runs 256)");
+  auto older = bytes;
+  older[8] = 2;  // a file of the version before output buckets
+  EXPECT_EQ(message(older), "network file has version 2 (this build runs 3)");
   auto flipped = bytes;
   flipped[bytes.size() / 2] ^= 1;
   EXPECT_EQ(message(flipped), "network file checksum mismatch");

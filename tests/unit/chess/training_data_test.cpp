@@ -126,6 +126,40 @@ TEST(ChessTrainingData, ChunksAppendAndReadBackInOrder) {
     EXPECT_TRUE(r->truncated_tail);
     EXPECT_EQ(r->chunks, stats->chunks - 1);
   }
+  // A writer appending to a file with a torn tail cuts the tail off first, so every chunk,
+  // old and new, reads back and none is lost behind the torn bytes.
+  {
+    const std::string torn = td_temp_path("torn.kbd");
+    std::ofstream(torn, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size() - 10));
+    auto w = TrainingDataWriter::open(torn);
+    ASSERT_TRUE(w) << w.error().message;
+    const std::size_t last_chunk = positions.size() % 50 ? positions.size() % 50 : 50;
+    EXPECT_EQ(w->dropped_tail(), 16 + last_chunk * kTrainingRecordSize - 10);
+    w->add(expected.front());
+    ASSERT_TRUE(w->flush());
+    std::vector<TrainingRecord> after;
+    const auto r = read_training_file(
+        torn, [&](const TrainingRecord& rec, std::size_t) { after.push_back(rec); });
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_FALSE(r->truncated_tail);
+    EXPECT_EQ(r->chunks, stats->chunks);
+    ASSERT_EQ(after.size(), expected.size() - last_chunk + 1);
+    EXPECT_EQ(after.back(), expected.front());
+    EXPECT_TRUE(std::equal(after.begin(), after.end() - 1, expected.begin()));
+    // A file whose chunks do not parse is not appended to.
+    auto bad = bytes;
+    bad[16] = 'X';
+    std::ofstream(torn, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bad.data()), static_cast<std::streamsize>(bad.size()));
+    const auto refused = TrainingDataWriter::open(torn);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().message,
+              torn + ": training file: no chunk at byte 16; not appending to it");
+    EXPECT_EQ(td_slurp(torn), bad);
+    std::filesystem::remove(torn);
+  }
   // One flipped bit in a record: the checksum names the chunk.
   auto flipped = bytes;
   flipped[16 + 16 + 5] ^= 4;
