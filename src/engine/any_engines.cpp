@@ -132,8 +132,15 @@ class ChessAdapter {
     return p.legal_moves(moves) == 0;
   }
 
-  explicit ChessAdapter(bool plain = false) {
-    if (plain) engine_.set_options(search::SearchOptions::plain());
+  // The full engine evaluates with the built-in network; the plain baseline keeps the
+  // hand-written evaluation, as the seed's baseline did.
+  explicit ChessAdapter(bool plain = false) : plain_(plain) {
+    if (plain) {
+      engine_.set_options(search::SearchOptions::plain());
+    } else {
+      network_ = chess::nnue::builtin_network();
+      apply_evaluator();
+    }
   }
   // UCI's options: Hash, Threads, MultiPV, Move Overhead, Clear Hash, Ponder and each search
   // technique (true / false).
@@ -149,8 +156,10 @@ class ChessAdapter {
         {"Clear Hash", EngineOption::Type::kButton, 0, 0, 1, "empties the table"},
         {"Ponder", EngineOption::Type::kBool, 0, 0, 1,
          "the controller may let the engine think on the opponent's time"},
-        EngineOption::text_option("EvalFile", "",
-                                  "a network file (kibitz train-nnue); empty or <empty>: none"),
+        EngineOption::text_option(
+            "EvalFile", plain_ ? "" : std::string(kBuiltinNetwork),
+            "a network file (kibitz train-nnue); <builtin>: the one compiled in; empty or "
+            "<empty>: none (the hand-written evaluation)"),
         {"UseNNUE", EngineOption::Type::kBool, use_nnue_ ? 1 : 0, 0, 1,
          "evaluate with EvalFile's network (else the hand-written evaluation)"}};
     for (const auto name : search::SearchOptions::technique_names())
@@ -187,7 +196,9 @@ class ChessAdapter {
     if (name != "EvalFile") return {};
     network_.reset();
     Result<void> outcome;
-    if (!value.empty() && value != "<empty>") {
+    if (value == kBuiltinNetwork) {
+      network_ = chess::nnue::builtin_network();
+    } else if (!value.empty() && value != "<empty>") {
       auto net = chess::nnue::Network::load(value);
       if (net)
         network_ = std::make_shared<const chess::nnue::Network>(std::move(*net));
@@ -281,8 +292,10 @@ class ChessAdapter {
 
  private:
   ChessEngine engine_{16};
+  static constexpr std::string_view kBuiltinNetwork = "<builtin>";
+  bool plain_;
   std::shared_ptr<const chess::nnue::Network> network_;
-  bool use_nnue_ = true;  // used as soon as an EvalFile is given
+  bool use_nnue_ = true;  // used whenever EvalFile names a network
   StopLatch latch_;
   std::mutex ponder_mutex_;
   GoParams params_;         // the running search's, as ponderhit's clock reads them

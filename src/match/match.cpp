@@ -126,7 +126,9 @@ bool ReportBuilder::add(const GameJob& job, GameOutcome outcome) {
         half_measures_.emplace(key, d);
       }
     }
-    if (config_.sprt) {
+    // A decision stands: games that were still running when it came (concurrency) are
+    // counted in the tally, not in the test, which has stopped.
+    if (config_.sprt && (!pairing.sprt || pairing.sprt->decision == SprtDecision::kContinue)) {
       pairing.sprt = sprt(*config_.sprt, pairing.tally);
       if (pairing.sprt->decision != SprtDecision::kContinue && report_.stop_reason.empty())
         report_.stop_reason =

@@ -138,6 +138,14 @@ Result<Network> Network::load(const std::string& path) {
   return n;
 }
 
+std::shared_ptr<const Network> builtin_network() {
+  static const std::shared_ptr<const Network> net = []() -> std::shared_ptr<const Network> {
+    auto n = Network::parse(builtin_network_bytes());
+    return n ? std::make_shared<const Network>(std::move(*n)) : nullptr;
+  }();
+  return net;
+}
+
 int Network::output(const std::int16_t* own, const std::int16_t* their, int bucket) const {
   // Each term, a clipped activation squared times a weight, fits int32 (255^2 x 4055 < 2^31);
   // their sum, in units of kQA^2 kQB, needs int64.

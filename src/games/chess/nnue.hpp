@@ -104,6 +104,12 @@ class Network {
   std::string provenance_;
 };
 
+// The network compiled into the program (data/chess/network.nnue): its bytes, and the network
+// parsed once on first use and shared (null only if the build embedded a file this build
+// refuses, which a test rules out).
+std::span<const std::uint8_t> builtin_network_bytes();
+std::shared_ptr<const Network> builtin_network();
+
 // The search's view of a network: an accumulator pair per ply. make() only notes which pieces
 // leave and arrive; evaluate() brings the accumulators up to date from the last ply that is
 // (a few hundred int16 additions a move), so a node whose subtree never evaluates — a table

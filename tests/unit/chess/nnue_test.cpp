@@ -176,10 +176,26 @@ TEST(ChessNnue, FilesRoundTripAndBadOnesAreRefusedInOneLine) {
   EXPECT_EQ(missing.error().message, "cannot read network file '/nonexistent/kibitz.nnue'");
 }
 
-// The engine's EvalFile / UseNNUE options: a bad file is refused in one line and the
-// hand-written evaluation goes on; a good one is what a one-ply search sees at its leaves
-// (after each of White's first moves Black has no capture, so the leaf value is the
-// network's static value), and UseNNUE=false brings the hand-written evaluation back.
+// The network compiled in: it parses, says what made it, and serialises back to its bytes.
+TEST(ChessNnue, TheBuiltinNetworkParsesAndNamesItsMaking) {
+  const auto bytes = builtin_network_bytes();
+  const auto net = Network::parse(bytes);
+  ASSERT_TRUE(net) << net.error().message;
+  EXPECT_NE(net->provenance().find("kibitz train-nnue"), std::string::npos) << net->provenance();
+  EXPECT_EQ(net->serialise(), std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+  ASSERT_NE(builtin_network(), nullptr);
+  EXPECT_EQ(builtin_network(), builtin_network());  // parsed once, shared
+  // A trained network knows a queen from a pawn.
+  const Position up_a_queen = *Position::from_fen("4k3/8/8/8/8/8/4P3/3QK3 w - - 0 1");
+  EXPECT_GT(net->evaluate(up_a_queen), 500);
+  EXPECT_LT(net->evaluate(*Position::from_fen("4k3/8/8/8/8/8/4P3/3QK3 b - - 0 1")), -500);
+}
+
+// The engine's EvalFile / UseNNUE options: the built-in network by default; a bad file is
+// refused in one line and the hand-written evaluation goes on; a good one is what a one-ply
+// search sees at its leaves (after each of White's first moves Black has no capture, so the
+// leaf value is the network's static value); UseNNUE=false and EvalFile=<empty> bring the
+// hand-written evaluation back, EvalFile=<builtin> the built-in network.
 TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
   const Network net = Network::quantise(nn_random_float(3), "engine test");
   const std::string path = (std::filesystem::temp_directory_path() /
@@ -192,7 +208,7 @@ TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
                static_cast<std::streamsize>(bytes.size()));
   }
   Position start;
-  int expected = -search::kInfinite, hce = -search::kInfinite;
+  int expected = -search::kInfinite, hce = -search::kInfinite, builtin = -search::kInfinite;
   MoveList<Position> moves;
   start.legal_moves(moves);
   for (const Move m : moves) {
@@ -200,8 +216,11 @@ TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
     p.apply(m);
     expected = std::max(expected, -net.evaluate(p));
     hce = std::max(hce, -p.evaluate());
+    builtin = std::max(builtin, -builtin_network()->evaluate(p));
   }
   ASSERT_NE(expected, hce);
+  ASSERT_NE(builtin, hce);
+  ASSERT_NE(builtin, expected);
   const auto depth_one = [](engine::AnyEngine& e) {
     EXPECT_TRUE(e.set_position("startpos"));
     engine::EngineLimits l;
@@ -211,16 +230,18 @@ TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
     return r ? static_cast<int>(r->score) : 0;
   };
   auto e = engine::make_chess_any_engine();
-  const auto bad = e->set_option("EvalFile", path + ".missing");
-  ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error().message, "EvalFile: cannot read network file '" + path +
-                                     ".missing' (the hand-written evaluation runs)");
-  EXPECT_EQ(depth_one(*e), hce);
   const auto eval_file = [&] {
     for (const auto& o : e->options())
       if (o.name == "EvalFile") return o.text;
     return std::string("(none)");
   };
+  EXPECT_EQ(eval_file(), "<builtin>");
+  EXPECT_EQ(depth_one(*e), builtin);
+  const auto bad = e->set_option("EvalFile", path + ".missing");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "EvalFile: cannot read network file '" + path +
+                                     ".missing' (the hand-written evaluation runs)");
+  EXPECT_EQ(depth_one(*e), hce);
   ASSERT_TRUE(e->set_option("EvalFile", path));
   EXPECT_EQ(eval_file(), path);
   EXPECT_EQ(depth_one(*e), expected);
@@ -228,6 +249,10 @@ TEST(ChessNnue, TheEngineLoadsANetworkAndFallsBack) {
   EXPECT_EQ(depth_one(*e), hce);
   ASSERT_TRUE(e->set_option("UseNNUE", "true"));
   EXPECT_EQ(depth_one(*e), expected);
+  ASSERT_TRUE(e->set_option("EvalFile", "<builtin>"));
+  EXPECT_EQ(depth_one(*e), builtin);
+  ASSERT_TRUE(e->set_option("EvalFile", "<empty>"));
+  EXPECT_EQ(depth_one(*e), hce);
   // A truncated file: refused, and the hand-written evaluation again.
   std::filesystem::resize_file(path, 1000);
   const auto cut = e->set_option("EvalFile", path);

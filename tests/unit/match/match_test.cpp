@@ -273,6 +273,28 @@ TEST(MatchChess, SprtStopsOnceDecided) {
   EXPECT_EQ(r.pairings[0].sprt->decision, SprtDecision::kAcceptH1);
   EXPECT_LT(r.pairings[0].tally.games(), 200);
   EXPECT_NE(r.stop_reason.find("H1 accepted"), std::string::npos);
+
+  // Games that finish after the decision (they were running alongside) do not reopen it,
+  // even when they go the other way: here ten more pairs, all lost by the stronger side.
+  auto games = nlohmann::json::parse(report_json(r, c))["games"];
+  const int n = static_cast<int>(games.size());
+  nlohmann::json first_of_pair, second_of_pair;  // templates with the scheduled seats
+  for (const auto& g : games) (g["number"].get<int>() % 2 ? first_of_pair : second_of_pair) = g;
+  for (int m = n + 1; m <= n + 20; ++m) {
+    auto g = m % 2 ? first_of_pair : second_of_pair;
+    g["number"] = m;
+    const bool search_first = g["seats"][0].get<int>() == 0;
+    g["first_score"] = search_first ? 0.0 : 1.0;
+    g["result"] = search_first ? "0-1" : "1-0";
+    games.push_back(g);
+  }
+  auto kind = make_game_kind("chess", {});
+  const auto later = report_from_games(c, **kind, games.dump());
+  ASSERT_TRUE(later) << later.error().message;
+  EXPECT_EQ(later->pairings[0].tally.games(), n + 20);
+  ASSERT_TRUE(later->pairings[0].sprt);
+  EXPECT_EQ(later->pairings[0].sprt->decision, SprtDecision::kAcceptH1);
+  EXPECT_EQ(later->pairings[0].sprt->llr, r.pairings[0].sprt->llr);
 }
 
 MatchReport play_gomoku(MatchConfig c) {
