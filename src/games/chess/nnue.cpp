@@ -50,7 +50,7 @@ int active_features(const Position& pos, Color view, std::array<int, 32>& out) {
 
 float FloatNetwork::forward(const Position& pos) const {
   std::array<int, 32> f{};
-  const int bucket = output_bucket(popcount(pos.pieces()));
+  const int bucket = output_bucket(pos);
   const float* w = w2.data() + static_cast<std::size_t>(bucket) * 2 * kHidden;
   float out = b2[static_cast<std::size_t>(bucket)];
   const Color views[2] = {pos.side_to_move(), ~pos.side_to_move()};
@@ -175,7 +175,7 @@ int Network::evaluate(const Position& pos) const {
   for (const Color view : {kWhite, kBlack}) refresh(pos, view, acc[view].data());
   const Color us = pos.side_to_move();
   constexpr int kLimit = search::kMateBound - 1;
-  const int bucket = output_bucket(popcount(pos.pieces()));
+  const int bucket = output_bucket(pos);
   return std::clamp(output(acc[us].data(), acc[~us].data(), bucket), -kLimit, kLimit);
 }
 
@@ -252,7 +252,7 @@ int Evaluator::evaluate(const Position& pos) const {
   for (int ply = from + 1; ply <= top_; ++ply) update(ply);
   const Color us = pos.side_to_move();
   constexpr int kLimit = search::kMateBound - 1;
-  const int bucket = output_bucket(popcount(pos.pieces()));
+  const int bucket = output_bucket(pos);
   return std::clamp(net_->output(acc(top_, us), acc(top_, ~us), bucket), -kLimit, kLimit);
 }
 

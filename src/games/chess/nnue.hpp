@@ -56,6 +56,7 @@ constexpr int output_bucket(int pieces) {
   const int b = (pieces - 2) / 4;
   return b < 0 ? 0 : b >= kOutputBuckets ? kOutputBuckets - 1 : b;
 }
+inline int output_bucket(const Position& pos) { return output_bucket(popcount(pos.pieces())); }
 
 // The input index of piece p on square s from perspective `view`.
 constexpr int feature(Color view, Piece p, Square s) {
