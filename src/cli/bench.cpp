@@ -192,11 +192,9 @@ Runner add_bench(CLI::App& root, const Registry& registry) {
       ->check(CLI::Range(1, 256));
   cmd->add_option("--option", a->request.engine_options,
                   "chess: an engine option as NAME=VALUE (repeatable), e.g. EvalFile=net.nnue");
-  cmd->add_option(
-         "--disable", a->request.disable,
-         "switch techniques off (ablation): tt_cutoffs tt_move mvv_lva killers history "
-         "see pvs aspiration null_move lmr reverse_futility late_move_pruning iir check_extension "
-         "quiescence")
+  std::string techniques;
+  for (auto n : search::SearchOptions::technique_names()) techniques += fmt::format(" {}", n);
+  cmd->add_option("--disable", a->request.disable, "switch techniques off (ablation):" + techniques)
       ->delimiter(',');
   cmd->add_flag("--pipeline", a->request.pipeline,
                 "gomoku with --movetime: the whole five-stage engine, not the alpha-beta alone");

@@ -47,6 +47,34 @@ struct SearchTraits<chess::Position> : DefaultSearchTraits<chess::Position> {
   static bool null_move_safe(const Position& p) {
     return p.has_non_pawn_material(p.side_to_move());
   }
+
+  // --- what issue 29's search patches need (centipawns) -----------------------------------
+  // Continuation history: a move as the piece it moves and its destination, told before it
+  // is made.
+  static constexpr int kPieceToSize = 12 * 64;
+  static int piece_to(const Position& p, Move m) { return p.piece_on(m.from()) * 64 + m.to(); }
+  // Correction history keys on the pawn structure (a multiplicative hash of both sides'
+  // pawns: computed when asked, as the position keeps no pawn key).
+  static std::uint64_t correction_key(const Position& p) {
+    const std::uint64_t w = p.pieces(chess::kWhite, chess::kPawn);
+    const std::uint64_t b = p.pieces(chess::kBlack, chess::kPawn);
+    const std::uint64_t h =
+        w * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return h >> 40;
+  }
+  static constexpr bool kImprovingPruning = true;
+  // Futility: a quiet move is skipped where eval + base + per_ply * depth <= alpha.
+  static constexpr int kFutilityBase = 120;
+  static constexpr int kFutilityPerPly = 100;
+  static constexpr int kFutilityDepth = 8;
+  // SEE pruning: skip quiets losing more than quiet * depth^2, captures more than
+  // capture * depth.
+  static constexpr int kSeePruneQuiet = 25;
+  static constexpr int kSeePruneCapture = 100;
+  static constexpr int kSeePruneDepth = 8;
+  static constexpr int kSingularMinDepth = 8;
+  static constexpr int kProbCutMargin = 200;
+  static constexpr bool kNodeShareTime = true;
 };
 
 }  // namespace kibitz

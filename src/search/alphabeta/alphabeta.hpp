@@ -27,6 +27,15 @@
 //   late_move_limit(s, depth)         move-count pruning: quiet moves past this count are
 //                                     skipped at every depth (and at PV nodes from ply 2),
 //                                     instead of the default's shallow non-PV pruning
+// Hooks of the later patches (issue 29), each switchable; a game without the hook is searched
+// as before:
+//   kPieceToSize, piece_to(s, m)      continuation history (1 and 2 plies back) for quiets
+//   correction_key(s)                 correction history of the static evaluation
+//   kImprovingPruning                 an improving eval loosens RFP, LMP and LMR
+//   kFutilityBase / PerPly / Depth    futility pruning of quiet moves (parent node)
+//   kSeePruneQuiet / Capture / Depth  SEE pruning of moves at low depth
+//   kSingularMinDepth                 singular extension of the TT move, with multi-cut
+//   kProbCutMargin                    ProbCut: a good capture beating beta + margin
 // Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
 #include <array>
 #include <atomic>
@@ -66,6 +75,7 @@ class AlphaBeta {
     Score score = -kInfinite;
     Score previous = -kInfinite;
     int seldepth = 0;
+    std::uint64_t nodes = 0;  // spent under this move in the current search (time management)
     FixedVector<Move, kMaxSearchPly> pv;
   };
 
@@ -96,7 +106,24 @@ class AlphaBeta {
   template <bool Pv>
   Score qsearch(Score alpha, Score beta, int ply);
 
+  static constexpr int cont_size() {
+    if constexpr (requires { Traits::kPieceToSize; })
+      return Traits::kPieceToSize;
+    else
+      return 1;
+  }
+  using ContHistory = ContinuationHistory<cont_size()>;
+  static constexpr bool kHasCont = requires(const G& s, Move m) { Traits::piece_to(s, m); };
+  static constexpr bool kHasCorrection = requires(const G& s) { Traits::correction_key(s); };
+
   int mover_at(int ply) const { return (root_player_ + ply) & 1; }
+  bool use_cont() const { return kHasCont && options_.continuation_history && options_.history; }
+  // The continuation-history row for the move about to be played at `ply` (none: null move).
+  void set_cont_row(int ply, Move m) {
+    if constexpr (kHasCont) cont_row_[ply + 2] = cont_history_.row(Traits::piece_to(state_, m));
+  }
+  // The static evaluation with the correction history applied (mates left alone).
+  Score corrected(Score raw, int ply) const;
   Score terminal_score(int ply);   // the side to move has no moves
   Score game_over_score(int ply);  // is_terminal(): by the returns
   Score evaluate() { return static_cast<Score>(eval_.evaluate(state_)); }
@@ -113,6 +140,7 @@ class AlphaBeta {
   void count_node();
   std::uint64_t total_nodes() const;
   void update_quiet_stats(Move best, int depth, int ply, std::span<const Move> tried);
+  int quiet_stat(Move m, int ply) const;  // history + continuation history of a quiet move
   void report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const;
   void sort_root(std::size_t from);
 
@@ -139,6 +167,11 @@ class AlphaBeta {
   std::vector<RootMove> root_moves_;
   Killers<Move> killers_;
   ButterflyHistory<Traits::kHistorySize> history_;
+  ContHistory cont_history_;
+  // cont_row_[ply + 2]: the row of the move played at ply (two sentinel plies before the root).
+  std::array<typename ContHistory::Row*, kMaxSearchPly + 4> cont_row_{};
+  CorrectionHistory correction_;
+  std::array<Move, kMaxSearchPly + 2> excluded_{};  // singular search: the move left out
   std::array<Score, kMaxSearchPly + 2> static_eval_{};
   std::array<bool, kMaxSearchPly + 2> null_move_at_{};
   // Triangular PV table: pv_[ply] holds the line from ply on.

@@ -34,6 +34,34 @@ requires AlphaBetaSetup<G, E>
 void AlphaBeta<G, E>::clear() {
   killers_.clear();
   history_.clear();
+  cont_history_.clear();
+  correction_.clear();
+}
+
+template <class G, class E>
+requires AlphaBetaSetup<G, E> Score AlphaBeta<G, E>::corrected(Score raw, int ply)
+const {
+  if constexpr (kHasCorrection) {
+    if (options_.correction_history && !is_mate(raw))
+      return std::clamp(raw + correction_.get(mover_at(ply), Traits::correction_key(state_)),
+                        -kMateBound + 1, kMateBound - 1);
+  }
+  (void)ply;
+  return raw;
+}
+
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
+int AlphaBeta<G, E>::quiet_stat(Move m, int ply) const {
+  if (!options_.history) return 0;
+  int v = history_.get(mover_at(ply), Traits::history_index(m));
+  if constexpr (kHasCont) {
+    if (use_cont()) {
+      const int pt = Traits::piece_to(state_, m);
+      v += (*cont_row_[ply + 1])[pt] + (*cont_row_[ply])[pt];
+    }
+  }
+  return v;
 }
 
 template <class G, class E>
@@ -118,6 +146,21 @@ void AlphaBeta<G, E>::update_quiet_stats(Move best, int depth, int ply,
     // The quiet moves searched before the cut-off did not cut: lower them.
     for (Move m : tried)
       if (m != best) history_.update(side, Traits::history_index(m), -bonus);
+    if constexpr (kHasCont) {
+      if (use_cont()) {
+        auto& r1 = *cont_row_[ply + 1];
+        auto& r2 = *cont_row_[ply];
+        const int pt = Traits::piece_to(state_, best);
+        ContHistory::update(r1, pt, bonus);
+        ContHistory::update(r2, pt, bonus);
+        for (Move m : tried)
+          if (m != best) {
+            const int q = Traits::piece_to(state_, m);
+            ContHistory::update(r1, q, -bonus);
+            ContHistory::update(r2, q, -bonus);
+          }
+      }
+    }
   }
 }
 
@@ -151,8 +194,10 @@ Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
 
   Score best = -kInfinite;
   Score stand_pat = -kInfinite;
+  Score raw_eval = 0;  // what the table keeps: the evaluation before correction
   if (!in_check) {
-    stand_pat = tt_hit ? tte.eval : evaluate();
+    raw_eval = tt_hit ? tte.eval : evaluate();
+    stand_pat = corrected(raw_eval, ply);
     // A TT score with a compatible bound is a better estimate than the static evaluation.
     if (tt_hit && tt_score != kNoScore &&
         (tte.bound == (tt_score > stand_pat ? Bound::kLower : Bound::kUpper) ||
@@ -161,8 +206,7 @@ Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
     else
       best = stand_pat;
     if (best >= beta) {
-      if (!tt_hit)
-        tt_.store(key, Move::none(), score_to_tt(best, ply), stand_pat, 0, Bound::kLower);
+      if (!tt_hit) tt_.store(key, Move::none(), score_to_tt(best, ply), raw_eval, 0, Bound::kLower);
       return best;
     }
     alpha = std::max(alpha, best);
@@ -170,7 +214,7 @@ Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
     if constexpr (requires { Traits::quiescence_win(state_); }) {
       if (const int plies = Traits::quiescence_win(state_)) {
         const Score win = mate_in(ply + plies);
-        tt_.store(key, Move::none(), score_to_tt(win, ply), stand_pat, 0, Bound::kLower);
+        tt_.store(key, Move::none(), score_to_tt(win, ply), raw_eval, 0, Bound::kLower);
         return win;
       }
     }
@@ -215,7 +259,7 @@ Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
   const Bound bound = best >= beta              ? Bound::kLower
                       : (Pv && best > alpha_in) ? Bound::kExact
                                                 : Bound::kUpper;
-  tt_.store(key, best_move, score_to_tt(best, ply), in_check ? 0 : stand_pat, 0, bound);
+  tt_.store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
   return best;
 }
 
@@ -251,7 +295,10 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     beta = std::min(beta, mate_in(ply + 1));
     if (alpha >= beta) return alpha;
   }
-  killers_.clear_ply(ply + 2);
+  // A singular-extension search of this node leaves one move out (and must not be taken
+  // for the node itself: no table cut-off or store, no pruning before the moves).
+  const Move excluded = excluded_[ply];
+  if (!excluded) killers_.clear_ply(ply + 2);
 
   const std::uint64_t key = state_.hash();
   TTData tte;
@@ -260,14 +307,16 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
   const Score tt_score = tt_hit ? score_from_tt(tte.score, ply) : kNoScore;
   const Move tt_move =
       kRoot ? root_moves_[pv_index_].move : (tt_hit ? tte.move_as<Move>() : Move::none());
-  if (!kPv && tt_hit && options_.tt_cutoffs && tte.depth >= depth &&
+  if (!kPv && !excluded && tt_hit && options_.tt_cutoffs && tte.depth >= depth &&
       (tte.bound == Bound::kExact || (tte.bound == Bound::kLower && tt_score >= beta) ||
        (tte.bound == Bound::kUpper && tt_score <= alpha)))
     return tt_score;
 
   Score eval = kNoScore;
+  Score raw_eval = 0;  // before correction: what the table keeps
   if (!in_check) {
-    eval = tt_hit ? tte.eval : evaluate();
+    raw_eval = tt_hit ? tte.eval : evaluate();
+    eval = corrected(raw_eval, ply);
     static_eval_[ply] = eval;
     if (tt_hit && (tte.bound == Bound::kExact ||
                    tte.bound == (tt_score > eval ? Bound::kLower : Bound::kUpper)))
@@ -276,11 +325,21 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     static_eval_[ply] = kNoScore;
   }
 
+  // Improving: our static evaluation rose since our previous move; prune less where it did.
+  bool improving = false;
+  constexpr bool kImproving = requires { Traits::kImprovingPruning; };
+  if constexpr (kImproving) {
+    if (options_.improving && !in_check && ply >= 2 && static_eval_[ply - 2] != kNoScore)
+      improving = static_eval_[ply] > static_eval_[ply - 2];
+  }
+  const bool use_improving = kImproving && options_.improving;
+
   typename G::Undo undo;
   if constexpr (!kPv) {
     // Reverse futility: far enough above beta that a shallow search will not fall below it.
-    if (options_.reverse_futility && !in_check && depth <= Traits::kReverseFutilityDepth &&
-        !is_mate(beta) && eval - Traits::kReverseFutilityMargin * depth >= beta)
+    if (options_.reverse_futility && !in_check && !excluded &&
+        depth <= Traits::kReverseFutilityDepth && !is_mate(beta) &&
+        eval - Traits::kReverseFutilityMargin * (depth - (improving ? 1 : 0)) >= beta)
       return eval;
 
     // Null move: pass; if a reduced search still fails high the position is good enough.
@@ -288,11 +347,12 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
       bool zugzwang_safe = true;
       if constexpr (requires { Traits::null_move_safe(state_); })
         zugzwang_safe = Traits::null_move_safe(state_);
-      if (options_.null_move && !in_check && depth >= options_.null_min_depth && eval >= beta &&
-          !is_mate(beta) && !null_move_at_[ply] && ply >= null_disabled_from_ply_ &&
+      if (options_.null_move && !in_check && !excluded && depth >= options_.null_min_depth &&
+          eval >= beta && !is_mate(beta) && !null_move_at_[ply] && ply >= null_disabled_from_ply_ &&
           zugzwang_safe) {
         ++stats_.null_tries;
         const int r = 3 + depth / 6 + std::min((eval - beta) / 200, 2);
+        if constexpr (kHasCont) cont_row_[ply + 2] = cont_history_.none();
         eval_.make_null(state_);
         state_.make_null(undo);
         null_move_at_[ply + 1] = true;
@@ -319,6 +379,32 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
         }
       }
     }
+
+    // ProbCut: a capture that wins enough by SEE, and beats beta by a margin in quiescence
+    // and then at reduced depth, is taken as a cut-off here.
+    if constexpr (requires { Traits::kProbCutMargin; }) {
+      const Score pc_beta = beta + Traits::kProbCutMargin;
+      if (options_.probcut && !in_check && !excluded && depth >= 5 && !is_mate(beta) &&
+          !(tt_hit && tte.depth >= depth - 3 && tt_score != kNoScore && tt_score < pc_beta)) {
+        MovePicker<G, Traits::kHistorySize> pc(state_, options_, tt_move, history_, mover_at(ply),
+                                               false);
+        bool tactical_quiet;
+        for (Move m = pc.next(tactical_quiet); m; m = pc.next(tactical_quiet)) {
+          if (!Traits::see_ge(state_, m, pc_beta - static_eval_[ply])) continue;
+          set_cont_row(ply, m);
+          make(m, undo);
+          Score v = -qsearch<false>(-pc_beta, -pc_beta + 1, ply + 1);
+          if (v >= pc_beta)
+            v = -search<Node::kNonPv>(depth - 4, -pc_beta, -pc_beta + 1, ply + 1, !cut_node);
+          unmake(m, undo);
+          if (aborted_) return 0;
+          if (v >= pc_beta) {
+            tt_.store(key, m, score_to_tt(v, ply), raw_eval, depth - 3, Bound::kLower);
+            return v;
+          }
+        }
+      }
+    }
   }
 
   // Internal iterative reduction: a node expected to matter but without a TT move is searched
@@ -333,9 +419,10 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
   int move_count = 0;
   FixedVector<Move, 64> quiets_tried;
 
-  MovePicker<G, Traits::kHistorySize> picker(state_, options_, kRoot ? Move::none() : tt_move,
-                                             killers_.first(ply), killers_.second(ply), history_,
-                                             mover_at(ply));
+  MovePicker<G, Traits::kHistorySize> picker(
+      state_, options_, kRoot ? Move::none() : tt_move, killers_.first(ply), killers_.second(ply),
+      history_, mover_at(ply), use_cont() ? cont_row_[ply + 1]->data() : nullptr,
+      use_cont() ? cont_row_[ply]->data() : nullptr);
   std::size_t root_index = pv_index_;
   bool quiet = false;
   constexpr bool kGameLateMoveLimit = requires { Traits::late_move_limit(state_, depth); };
@@ -350,6 +437,7 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     } else {
       m = picker.next(quiet);
       if (!m) break;
+      if (m == excluded) continue;
     }
     ++move_count;
     // Late move pruning: at shallow non-PV nodes, once a move avoids mate, late quiet moves
@@ -364,27 +452,87 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
         return !kRoot && (!kPv || ply >= 2) && options_.late_move_pruning && quiet && !in_check &&
                !gives_check && best > -kMateBound && move_count > late_limit;
       } else {
+        const int limit = !use_improving || improving ? 3 + depth * depth : 2 + depth * depth / 2;
         return !kPv && options_.late_move_pruning && quiet && !in_check && !gives_check &&
-               depth <= 3 && best > -kMateBound && move_count > 3 + depth * depth;
+               depth <= 3 && best > -kMateBound && move_count > limit;
       }
     };
+    // Futility and SEE pruning, decided before the move is made (SEE needs the position
+    // before it); a move that gives check is still searched.
+    bool prune_unless_check = false;
+    if constexpr (!kRoot) {
+      if (!in_check && best > -kMateBound) {
+        const int lmr_depth =
+            std::max(0, depth - 1 - reductions_[std::min(depth, 63)][std::min(move_count, 63)]);
+        if constexpr (requires { Traits::kFutilityBase; }) {
+          if (options_.futility && quiet && lmr_depth <= Traits::kFutilityDepth &&
+              static_eval_[ply] + Traits::kFutilityBase + Traits::kFutilityPerPly * lmr_depth <=
+                  alpha)
+            prune_unless_check = true;
+        }
+        if constexpr (requires { Traits::kSeePruneQuiet; }) {
+          if (options_.see_pruning) {
+            if (quiet) {
+              if (!prune_unless_check && lmr_depth <= Traits::kSeePruneDepth &&
+                  !Traits::see_ge(state_, m, -Traits::kSeePruneQuiet * lmr_depth * lmr_depth))
+                prune_unless_check = true;
+            } else if (depth <= Traits::kSeePruneDepth &&
+                       !Traits::see_ge(state_, m, -Traits::kSeePruneCapture * depth)) {
+              prune_unless_check = true;  // a checking sacrifice may be a mating attack
+            }
+          }
+        }
+      }
+    }
+    // Singular extension: the TT move, searched from the table at nearly this depth, is
+    // extended when every other move fails well below its score; when even the others beat
+    // beta, the node is cut (multi-cut).
+    int singular_extension = 0;
+    if constexpr (!kRoot && requires { Traits::kSingularMinDepth; }) {
+      if (options_.singular && m == tt_move && !excluded && depth >= Traits::kSingularMinDepth &&
+          tt_hit && tte.depth >= depth - 3 && tte.bound != Bound::kUpper && tt_score != kNoScore &&
+          !is_mate(tt_score) && ply < 2 * root_depth_) {
+        const Score s_beta = tt_score - 2 * depth;
+        excluded_[ply] = m;
+        const Score v = search<Node::kNonPv>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut_node);
+        excluded_[ply] = Move::none();
+        if (aborted_) return 0;
+        if (v < s_beta)
+          singular_extension = 1;
+        else if (s_beta >= beta)
+          return s_beta;
+      }
+    }
+    const bool pre_pruned = prune_unless_check;
+    const int cont_stat = quiet && use_cont() ? quiet_stat(m, ply) : 0;  // for LMR, pre-move
     if constexpr (kCheckBeforeMake) {
       gives_check = Traits::gives_check(state_, m);
+      if (pre_pruned && !gives_check) continue;
       if (prune_late()) continue;
       // A game that can tell the child's key cheaply overlaps the table's cache miss with
       // make(), which for gomoku is the costly part of a node.
       if constexpr (requires { Traits::hash_after(state_, m); })
         tt_.prefetch(Traits::hash_after(state_, m));
+      set_cont_row(ply, m);
       make(m, undo);
     } else {
+      const int pt = [&] {
+        if constexpr (kHasCont) return Traits::piece_to(state_, m);
+        return 0;
+      }();
       make(m, undo);
       if constexpr (HasNullMove<G>) gives_check = state_.in_check();
-      if (prune_late()) {
+      if ((pre_pruned && !gives_check) || prune_late()) {
         unmake(m, undo);
         continue;
       }
+      if constexpr (kHasCont) cont_row_[ply + 2] = cont_history_.row(pt);
     }
-    const int extension = options_.check_extension && gives_check && ply < 2 * root_depth_ ? 1 : 0;
+    const std::uint64_t nodes_before = kRoot ? nodes() : 0;
+    const int extension =
+        singular_extension
+            ? singular_extension
+            : (options_.check_extension && gives_check && ply < 2 * root_depth_ ? 1 : 0);
     const int new_depth = depth - 1 + extension;
     Score score;
     if (move_count == 1) {
@@ -399,8 +547,12 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
         r = reductions_[std::min(depth, 63)][std::min(move_count, 63)];
         if (kPv) --r;
         if (cut_node) ++r;
+        if (use_improving && !improving) ++r;
         if (killers_.is_killer(ply, m)) --r;
-        if (options_.history) r -= history_.get(mover_at(ply), Traits::history_index(m)) / 8192;
+        if (use_cont())
+          r -= cont_stat / 12288;
+        else if (options_.history)
+          r -= history_.get(mover_at(ply), Traits::history_index(m)) / 8192;
         r = std::clamp(r, 0, new_depth - 1);
       }
       if (r > 0) {
@@ -429,6 +581,7 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
 
     if constexpr (kRoot) {
       RootMove& rm = root_moves_[root_index - 1];
+      rm.nodes += nodes() - nodes_before;
       if (move_count == 1 || score > alpha) {
         rm.score = score;
         rm.seldepth = seldepth_;
@@ -461,19 +614,26 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     if (quiet && m != best_move && !quiets_tried.full()) quiets_tried.push_back(m);
   }
 
-  if (move_count == 0) return terminal_score(ply);
+  if (move_count == 0) return excluded ? alpha : terminal_score(ply);
+  if (excluded) return best;  // the node's own entry stays as it was
 
+  const Bound bound = best >= beta             ? Bound::kLower
+                      : kPv && best > alpha_in ? Bound::kExact
+                                               : Bound::kUpper;
   if constexpr (!kRoot) {
-    const Bound bound = best >= beta             ? Bound::kLower
-                        : kPv && best > alpha_in ? Bound::kExact
-                                                 : Bound::kUpper;
-    tt_.store(key, best_move, score_to_tt(best, ply),
-              static_eval_[ply] == kNoScore ? 0 : static_eval_[ply], depth, bound);
+    tt_.store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
   } else {
     if (pv_index_ == 0 && best_move)
-      tt_.store(key, best_move, score_to_tt(best, ply),
-                static_eval_[0] == kNoScore ? 0 : static_eval_[0], depth,
+      tt_.store(key, best_move, score_to_tt(best, ply), raw_eval, depth,
                 best >= beta ? Bound::kLower : Bound::kExact);
+  }
+  // Correction history learns from a quiet (or no) best move where the search's bound says
+  // which way the static evaluation erred.
+  if constexpr (kHasCorrection) {
+    if (options_.correction_history && !in_check && (!best_move || is_quiet(best_move)) &&
+        !is_mate(best) && !(bound == Bound::kLower && best <= static_eval_[ply]) &&
+        !(bound == Bound::kUpper && best >= static_eval_[ply]))
+      correction_.update(mover_at(ply), Traits::correction_key(state_), best - raw_eval, depth);
   }
   return best;
 }
@@ -534,6 +694,9 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
   null_move_at_.fill(false);
   killers_.clear();
   history_.age();
+  cont_history_.age();
+  cont_row_.fill(cont_history_.none());
+  excluded_.fill(Move::none());
 
   SearchResult<Move> result;
   MoveList<G> legal;
@@ -627,7 +790,19 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
     // Soft time: stop earlier when the best move is stable, later while it keeps changing
     // (a fixed move time, soft == hard, is used in full).
     if (!budget.is_unlimited() && budget.soft_ms() < budget.hard_ms()) {
-      const double scale = stable_iterations >= 4 ? 0.5 : stable_iterations == 0 ? 1.4 : 1.0;
+      double scale = stable_iterations >= 4 ? 0.5 : stable_iterations == 0 ? 1.4 : 1.0;
+      // Node share: a best move that took nearly all the effort is clear, one that took
+      // little of it is contested; the soft target shrinks or grows with it (up to twice).
+      if constexpr (requires { Traits::kNodeShareTime; }) {
+        if (options_.node_time && depth >= 6 && nodes() > 0) {
+          const double share = static_cast<double>(best.nodes) / static_cast<double>(nodes());
+          scale *= std::max(0.5, 2.0 * (1.0 - share) + 0.4);
+          if (budget.elapsed_ms() >= static_cast<double>(budget.soft_ms()) * std::min(scale, 2.0))
+            break;
+          if (budget.stopped()) break;
+          continue;
+        }
+      }
       if (budget.elapsed_ms() >= static_cast<double>(budget.soft_ms()) * scale) break;
     }
     if (budget.soft_expired()) break;

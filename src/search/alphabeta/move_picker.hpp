@@ -27,14 +27,19 @@ class MovePicker {
   using Traits = SearchTraits<G>;
 
   // Main search. `killers` may be none; `tt_move` must be validated here before use.
+  // `cont1` / `cont2`: the continuation-history rows of the moves one and two plies back
+  // (null: not used), indexed by Traits::piece_to.
   MovePicker(const G& s, const SearchOptions& options, Move tt_move, Move killer1, Move killer2,
-             const ButterflyHistory<HistorySize>& history, int side)
+             const ButterflyHistory<HistorySize>& history, int side,
+             const std::int16_t* cont1 = nullptr, const std::int16_t* cont2 = nullptr)
       : s_(s),
         options_(options),
         history_(history),
         side_(side),
         killer1_(killer1),
-        killer2_(killer2) {
+        killer2_(killer2),
+        cont1_(cont1),
+        cont2_(cont2) {
     tt_move_ = valid(tt_move) ? tt_move : Move::none();
     stage_ = tt_move_ ? kTT : kGenTactical;
   }
@@ -193,6 +198,12 @@ class MovePicker {
       // before history has learnt anything.
       if constexpr (requires { Traits::quiet_value(s_, list_[i]); })
         scores_[i] += Traits::quiet_value(s_, list_[i]);
+      if constexpr (requires { Traits::piece_to(s_, list_[i]); }) {
+        if (cont1_) {
+          const int pt = Traits::piece_to(s_, list_[i]);
+          scores_[i] += cont1_[pt] + cont2_[pt];
+        }
+      }
     }
   }
   // Unstaged games: one list; the TT move and killers are ranked first here.
@@ -227,6 +238,8 @@ class MovePicker {
   Move tt_move_ = Move::none();
   Move raw_tt_move_;  // unvalidated; unstaged games rank it first inside the list
   Move killer1_, killer2_;
+  const std::int16_t* cont1_ = nullptr;
+  const std::int16_t* cont2_ = nullptr;
   bool quiescence_ = false;
   Stage stage_ = kGenTactical;
   std::size_t index_ = 0;

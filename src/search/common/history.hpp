@@ -2,11 +2,14 @@
 // Move-ordering memory shared by the alpha-beta searches: two killer moves per ply and a
 // butterfly history table per side to move. History uses the "gravity" update
 // h += bonus - h * |bonus| / kMax, which keeps every entry within +-kMax without a global
-// rescale, and ages (halves) between searches so old games' preferences fade.
+// rescale, and ages (halves) between searches so old games' preferences fade. Continuation
+// history scores a quiet move by the move one and two plies before it; correction history
+// learns how far the static evaluation misses the search in positions of one pawn structure.
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 
 #include "search/common/score.hpp"
 
@@ -61,6 +64,59 @@ class ButterflyHistory {
 
  private:
   std::array<std::array<std::int32_t, Size>, 2> table_{};
+};
+
+// Continuation history: for each "piece on square" index of an earlier move, a row scoring
+// every "piece on square" index of the reply. A search keeps, per ply, a pointer to the row of
+// the move played there; row `Size` stands for a null move or no move at all.
+template <int Size>
+class ContinuationHistory {
+ public:
+  static constexpr int kMax = 16384;
+  using Row = std::array<std::int16_t, Size>;
+
+  ContinuationHistory() : rows_(new Row[Size + 1]) { clear(); }
+  void clear() {
+    for (int i = 0; i <= Size; ++i) rows_[i].fill(0);
+  }
+  void age() {
+    for (int i = 0; i <= Size; ++i)
+      for (auto& h : rows_[i]) h = static_cast<std::int16_t>(h / 2);
+  }
+  Row* row(int index) { return &rows_[index]; }
+  Row* none() { return &rows_[Size]; }
+  static void update(Row& row, int index, int bonus) {
+    bonus = std::clamp(bonus, -kMax, kMax);
+    const int h = row[index];
+    row[index] = static_cast<std::int16_t>(h + bonus - h * std::abs(bonus) / kMax);
+  }
+
+ private:
+  std::unique_ptr<Row[]> rows_;
+};
+
+// Correction history: per side to move and structure key, an exponential average of
+// (search result - static evaluation), in 1/256 units, added to later static evaluations.
+class CorrectionHistory {
+ public:
+  static constexpr int kSize = 16384;  // entries per side; keys are folded into this range
+  static constexpr int kGrain = 256;
+  static constexpr int kLimit = 128 * kGrain;  // the most one entry corrects: 128 units
+
+  void clear() {
+    for (auto& side : table_) side.fill(0);
+  }
+  int get(int side, std::uint64_t key) const { return table_[side][key % kSize] / kGrain; }
+  // diff: the search's score minus the static evaluation; depth weighs the evidence.
+  void update(int side, std::uint64_t key, int diff, int depth) {
+    std::int32_t& e = table_[side][key % kSize];
+    const int weight = std::min(depth + 1, 16);
+    const int target = std::clamp(diff, -kLimit / kGrain, kLimit / kGrain) * kGrain;
+    e = std::clamp((e * (256 - weight) + target * weight) / 256, -kLimit, kLimit);
+  }
+
+ private:
+  std::array<std::array<std::int32_t, kSize>, 2> table_{};
 };
 
 }  // namespace kibitz::search

@@ -5,12 +5,29 @@
 namespace kibitz::search {
 
 namespace {
-constexpr std::array<std::string_view, 15> kNames = {
-    "tt_cutoffs", "tt_move",          "mvv_lva",
-    "killers",    "history",          "see",
-    "pvs",        "aspiration",       "null_move",
-    "lmr",        "reverse_futility", "late_move_pruning",
-    "iir",        "check_extension",  "quiescence"};
+constexpr std::array<std::string_view, 23> kNames = {"tt_cutoffs",
+                                                     "tt_move",
+                                                     "mvv_lva",
+                                                     "killers",
+                                                     "history",
+                                                     "see",
+                                                     "pvs",
+                                                     "aspiration",
+                                                     "null_move",
+                                                     "lmr",
+                                                     "reverse_futility",
+                                                     "late_move_pruning",
+                                                     "iir",
+                                                     "check_extension",
+                                                     "quiescence",
+                                                     "continuation_history",
+                                                     "improving",
+                                                     "futility",
+                                                     "see_pruning",
+                                                     "singular",
+                                                     "probcut",
+                                                     "correction_history",
+                                                     "node_time"};
 }
 
 std::span<const std::string_view> SearchOptions::technique_names() { return kNames; }
@@ -20,11 +37,29 @@ namespace {
 // The technique fields in kNames order (const or not, as the options are).
 template <class O>
 auto technique_fields(O& o) {
-  return std::array{&o.tt_cutoffs, &o.tt_move,          &o.mvv_lva,
-                    &o.killers,    &o.history,          &o.see,
-                    &o.pvs,        &o.aspiration,       &o.null_move,
-                    &o.lmr,        &o.reverse_futility, &o.late_move_pruning,
-                    &o.iir,        &o.check_extension,  &o.quiescence};
+  return std::array{&o.tt_cutoffs,
+                    &o.tt_move,
+                    &o.mvv_lva,
+                    &o.killers,
+                    &o.history,
+                    &o.see,
+                    &o.pvs,
+                    &o.aspiration,
+                    &o.null_move,
+                    &o.lmr,
+                    &o.reverse_futility,
+                    &o.late_move_pruning,
+                    &o.iir,
+                    &o.check_extension,
+                    &o.quiescence,
+                    &o.continuation_history,
+                    &o.improving,
+                    &o.futility,
+                    &o.see_pruning,
+                    &o.singular,
+                    &o.probcut,
+                    &o.correction_history,
+                    &o.node_time};
 }
 
 }  // namespace

@@ -39,6 +39,16 @@ struct SearchOptions {
   bool iir = true;                // internal iterative reduction: no TT move, one ply less
   bool check_extension = true;    // extend moves that give check by one ply
   bool quiescence = true;         // captures-only search at the horizon
+  // Issue 29's patches; each acts only where the game's SearchTraits supply what it needs
+  // (chess does; see search/alphabeta/alphabeta.hpp).
+  bool continuation_history = true;  // quiets ordered by the moves one and two plies back
+  bool improving = true;             // prune more where the static eval fell since our last move
+  bool futility = true;              // skip quiets whose eval plus a margin cannot reach alpha
+  bool see_pruning = true;           // skip moves losing material by SEE at low depth
+  bool singular = true;              // extend a TT move all others fail below (multi-cut)
+  bool probcut = true;               // a capture beating beta by a margin at reduced depth
+  bool correction_history = true;    // static eval corrected by pawn-structure history
+  bool node_time = true;             // time: stop sooner when the best move took most nodes
   int multipv = 1;
   int threads = 1;
 
@@ -54,7 +64,9 @@ struct SearchOptions {
   static SearchOptions plain() {
     SearchOptions o;
     o.mvv_lva = o.killers = o.history = o.see = o.pvs = o.aspiration = o.null_move = o.lmr =
-        o.reverse_futility = o.late_move_pruning = o.iir = o.check_extension = false;
+        o.reverse_futility = o.late_move_pruning = o.iir = o.check_extension =
+            o.continuation_history = o.improving = o.futility = o.see_pruning = o.singular =
+                o.probcut = o.correction_history = o.node_time = false;
     return o;
   }
   // Switches a technique by name ("null_move", "lmr", ...); false when the name is unknown.
