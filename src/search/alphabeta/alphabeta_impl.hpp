@@ -792,15 +792,12 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
     if (!budget.is_unlimited() && budget.soft_ms() < budget.hard_ms()) {
       double scale = stable_iterations >= 4 ? 0.5 : stable_iterations == 0 ? 1.4 : 1.0;
       // Node share: a best move that took nearly all the effort is clear, one that took
-      // little of it is contested; the soft target shrinks or grows with it (up to twice).
+      // little of it is contested; the soft target shrinks with it (never past the target:
+      // an iteration started late may run to the hard limit).
       if constexpr (requires { Traits::kNodeShareTime; }) {
         if (options_.node_time && depth >= 6 && nodes() > 0) {
           const double share = static_cast<double>(best.nodes) / static_cast<double>(nodes());
           scale *= std::max(0.5, 2.0 * (1.0 - share) + 0.4);
-          if (budget.elapsed_ms() >= static_cast<double>(budget.soft_ms()) * std::min(scale, 2.0))
-            break;
-          if (budget.stopped()) break;
-          continue;
         }
       }
       if (budget.elapsed_ms() >= static_cast<double>(budget.soft_ms()) * scale) break;
