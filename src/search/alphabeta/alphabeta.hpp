@@ -36,6 +36,8 @@
 //   kSeePruneQuiet / Capture / Depth  SEE pruning of moves at low depth
 //   kSingularMinDepth                 singular extension of the TT move, with multi-cut
 //   kProbCutMargin                    ProbCut: a good capture beating beta + margin
+//   kNodeShareTime                    the soft time target shrinks with the best move's
+//                                     share of the root's nodes
 // Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
 #include <array>
 #include <atomic>

@@ -516,17 +516,14 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
       set_cont_row(ply, m);
       make(m, undo);
     } else {
-      const int pt = [&] {
-        if constexpr (kHasCont) return Traits::piece_to(state_, m);
-        return 0;
-      }();
+      set_cont_row(ply, m);  // before make (piece_to reads the move's piece); a pruned
+                             // move's row is overwritten by the next move's
       make(m, undo);
       if constexpr (HasNullMove<G>) gives_check = state_.in_check();
       if ((pre_pruned && !gives_check) || prune_late()) {
         unmake(m, undo);
         continue;
       }
-      if constexpr (kHasCont) cont_row_[ply + 2] = cont_history_.row(pt);
     }
     const std::uint64_t nodes_before = kRoot ? nodes() : 0;
     const int extension =
