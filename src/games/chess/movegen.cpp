@@ -17,7 +17,7 @@ Move* generate_for(const Position& pos, Move* out) {
 
   const Bitboard occ = pos.pieces(), us = pos.pieces(Us), them = pos.pieces(Them);
   const Square ksq = pos.king_square(Us);
-  const Bitboard checkers = pos.attackers_to(ksq, occ) & them;
+  const Bitboard checkers = pos.checkers();  // kept by make (Us is the side to move)
 
   // King moves: the destination must not be attacked once the king has left its square.
   {

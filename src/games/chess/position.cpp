@@ -221,6 +221,7 @@ Result<Position> Position::from_fen(std::string_view fen) {
   p.plies_from_null_ = 0;
   p.game_ply_ = 0;
   p.key_ = p.compute_hash();
+  p.checkers_ = p.compute_checkers();
   p.history_.fill(0);
   p.history_[0] = p.key_;
   return p;
@@ -264,14 +265,6 @@ std::uint64_t Position::compute_hash() const {
   return k;
 }
 
-Bitboard Position::attackers_to(Square s, Bitboard occ) const {
-  return (pawn_attacks(kWhite, s) & pieces(kBlack, kPawn)) |
-         (pawn_attacks(kBlack, s) & pieces(kWhite, kPawn)) | (knight_attacks(s) & pieces(kKnight)) |
-         (king_attacks(s) & pieces(kKing)) |
-         (rook_attacks(s, occ) & (pieces(kRook) | pieces(kQueen))) |
-         (bishop_attacks(s, occ) & (pieces(kBishop) | pieces(kQueen)));
-}
-
 bool Position::is_attacked(Square s, Color by, Bitboard occ) const {
   const Bitboard them = pieces(by);
   return (pawn_attacks(~by, s) & pieces(kPawn) & them) ||
@@ -282,6 +275,7 @@ bool Position::is_attacked(Square s, Color by, Bitboard occ) const {
 
 void Position::make(Move m, Undo& u) {
   u.key = key_;
+  u.checkers = checkers_;
   u.castling = castling_;
   u.ep = ep_;
   u.halfmove = halfmove_;
@@ -342,6 +336,7 @@ void Position::make(Move m, Undo& u) {
   if (us == kBlack) ++fullmove_;
   side_ = them;
   key_ = k;
+  checkers_ = compute_checkers();
   ++plies_from_null_;
   ++game_ply_;
   history_[game_ply_ % kHistory] = k;
@@ -367,6 +362,7 @@ void Position::unmake(Move m, const Undo& u) {
   if (us == kBlack) --fullmove_;
   side_ = us;
   key_ = u.key;
+  checkers_ = u.checkers;
   castling_ = u.castling;
   ep_ = u.ep;
   halfmove_ = u.halfmove;
@@ -376,6 +372,7 @@ void Position::unmake(Move m, const Undo& u) {
 
 void Position::make_null(Undo& u) {
   u.key = key_;
+  u.checkers = checkers_;
   u.castling = castling_;
   u.ep = ep_;
   u.halfmove = halfmove_;
@@ -387,6 +384,7 @@ void Position::make_null(Undo& u) {
   ++halfmove_;
   side_ = ~side_;
   key_ = k;
+  checkers_ = compute_checkers();
   plies_from_null_ = 0;
   ++game_ply_;
   history_[game_ply_ % kHistory] = k;
@@ -395,6 +393,7 @@ void Position::make_null(Undo& u) {
 void Position::unmake_null(const Undo& u) {
   side_ = ~side_;
   key_ = u.key;
+  checkers_ = u.checkers;
   ep_ = u.ep;
   halfmove_ = u.halfmove;
   plies_from_null_ = u.plies_from_null;
@@ -522,6 +521,48 @@ bool Position::is_legal(Move m) const {
   // king. This covers pins, check evasions and en passant's discovered checks at once.
   const Bitboard after = (occ ^ bb(from) ^ bb(captured_sq)) | bb(to);
   return !(attackers_to(ksq, after) & pieces(them) & ~bb(captured_sq));
+}
+
+bool Position::gives_check(Move m) const {
+  const Color us = side_;
+  const Square ksq = king_square(~us);
+  const Square from = m.from(), to = m.to();
+  Bitboard occ = (pieces() ^ bb(from)) | bb(to);
+  // Our sliders after the move: the mover leaves `from`; a castling rook moves too.
+  Bitboard rooks = (pieces(us, kRook) | pieces(us, kQueen)) & ~bb(from);
+  Bitboard bishops = (pieces(us, kBishop) | pieces(us, kQueen)) & ~bb(from);
+  PieceType pt = m.is_promotion() ? m.promotion() : type_of(board_[from]);
+  if (m.is_en_passant()) {
+    occ ^= bb(us == kWhite ? to - 8 : to + 8);
+  } else if (m.is_castling()) {
+    const bool king_side = m.flag() == Move::kCastleKing;
+    const Square rfrom = king_side ? to + 1 : to - 2, rto = king_side ? to - 1 : to + 1;
+    occ ^= bb(rfrom) | bb(rto);
+    rooks ^= bb(rfrom) | bb(rto);
+    pt = kKing;  // the king itself never checks; the rook is among the sliders
+  }
+  switch (pt) {  // a direct check by the piece on `to`
+    case kPawn:
+      if (pawn_attacks(us, to) & bb(ksq)) return true;
+      break;
+    case kKnight:
+      if (knight_attacks(to) & bb(ksq)) return true;
+      break;
+    case kBishop:
+      bishops |= bb(to);
+      break;
+    case kRook:
+      rooks |= bb(to);
+      break;
+    case kQueen:
+      bishops |= bb(to);
+      rooks |= bb(to);
+      break;
+    default:
+      break;
+  }
+  // Direct checks by a slider on `to` and discovered checks, in one look from the king.
+  return (rook_attacks(ksq, occ) & rooks) || (bishop_attacks(ksq, occ) & bishops);
 }
 
 namespace {

@@ -39,6 +39,7 @@ class Position {
   // What make() saves so unmake() can restore the position exactly.
   struct Undo {
     std::uint64_t key;
+    Bitboard checkers;
     Piece captured;
     std::uint8_t castling;
     std::uint8_t ep;
@@ -60,6 +61,9 @@ class Position {
     make(m, u);
   }
   std::uint64_t hash() const { return key_; }
+  // The key after m, for prefetching the transposition table only: it leaves out the castling,
+  // en-passant and promotion terms (a wrong guess costs one wasted cache line).
+  std::uint64_t key_after(Move m) const;
 
   // --- Undoable / HasNullMove ---------------------------------------------------------------
   void make(Move m, Undo& u);
@@ -82,8 +86,15 @@ class Position {
   int fullmove_number() const { return fullmove_; }
   int game_ply() const { return game_ply_; }
 
-  Bitboard checkers() const { return attackers_to(king_square(side_), pieces()) & pieces(~side_); }
-  Bitboard attackers_to(Square s, Bitboard occ) const;
+  // Kept by make (every node asks, often twice: the parent for gives-check, the child itself).
+  Bitboard checkers() const { return checkers_; }
+  Bitboard attackers_to(Square s, Bitboard occ) const {
+    return (pawn_attacks(kWhite, s) & pieces(kBlack, kPawn)) |
+           (pawn_attacks(kBlack, s) & pieces(kWhite, kPawn)) |
+           (knight_attacks(s) & pieces(kKnight)) | (king_attacks(s) & pieces(kKing)) |
+           (rook_attacks(s, occ) & (pieces(kRook) | pieces(kQueen))) |
+           (bishop_attacks(s, occ) & (pieces(kBishop) | pieces(kQueen)));
+  }
   bool is_attacked(Square s, Color by, Bitboard occ) const;
   // True when m is one of the legal moves here (for moves from outside: UCI, TT, books).
   // Any 16-bit value is accepted; no move generation.
@@ -92,6 +103,9 @@ class Position {
   // the mover at least `threshold` centipawns (P 100, N 320, B 330, R 500, Q 950). For a quiet
   // move the value is minus what the opponent can win on m.to(). Precondition: m is legal.
   bool see_ge(Move m, int threshold = 0) const;
+  // True when the legal move m gives check (direct, discovered, by promotion, castling or en
+  // passant), told without making it.
+  bool gives_check(Move m) const;
   // Knights, bishops, rooks or queens (null-move zugzwang guard).
   bool has_non_pawn_material(Color c) const {
     return (pieces(c) & ~pieces(kPawn) & ~pieces(kKing)) != 0;
@@ -120,6 +134,9 @@ class Position {
   void put(Piece p, Square s);
   void remove(Square s);
   void move_piece(Square from, Square to);
+  Bitboard compute_checkers() const {
+    return attackers_to(king_square(side_), pieces()) & pieces(~side_);
+  }
   bool ep_capturable(Square ep, Color by) const {
     return ep != kNoSquare && (pawn_attacks(~by, ep) & pieces(by, kPawn)) != 0;
   }
@@ -135,6 +152,7 @@ class Position {
   std::uint16_t plies_from_null_ = 0;
   std::uint32_t game_ply_ = 0;
   std::uint64_t key_ = 0;
+  Bitboard checkers_ = 0;  // pieces giving check to the side to move
   // Keys of earlier positions for repetition checks; a ring indexed by game_ply_, long enough
   // for the 100 reversible plies the 50-move rule allows.
   static constexpr std::uint32_t kHistory = 128;
@@ -149,6 +167,14 @@ inline std::uint64_t castling(unsigned rights) { return kKeys[768 + rights]; }
 inline std::uint64_t ep_file(int file) { return kKeys[784 + file]; }
 inline std::uint64_t side() { return kKeys[792]; }
 }  // namespace zobrist
+
+inline std::uint64_t Position::key_after(Move m) const {
+  const Piece pc = board_[m.from()], captured = board_[m.to()];
+  std::uint64_t k =
+      key_ ^ zobrist::side() ^ zobrist::piece(pc, m.from()) ^ zobrist::piece(pc, m.to());
+  if (captured != kNoPiece) k ^= zobrist::piece(captured, m.to());
+  return k;
+}
 
 static_assert(Game<Position>);
 static_assert(TwoPlayerZeroSum<Position>);

@@ -26,6 +26,8 @@ struct SearchTraits<chess::Position> : DefaultSearchTraits<chess::Position> {
   static bool is_tactical(const Position&, Move m) { return m.is_tactical(); }
   static bool is_legal(const Position& p, Move m) { return p.is_legal(m); }
   static bool see_ge(const Position& p, Move m, int threshold) { return p.see_ge(m, threshold); }
+  static std::uint64_t hash_after(const Position& p, Move m) { return p.key_after(m); }
+  static bool gives_check(const Position& p, Move m) { return p.gives_check(m); }
 
   // Most valuable victim first, then least valuable attacker; promotions count the new piece.
   static int mvv_lva(const Position& p, Move m) {

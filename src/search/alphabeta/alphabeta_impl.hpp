@@ -234,6 +234,8 @@ Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
       // Losing captures cannot raise the stand-pat score (not when escaping check).
       if (!in_check && options_.see && !Traits::see_ge(state_, m, 0)) continue;
     }
+    if constexpr (requires { Traits::hash_after(state_, m); })
+      tt_.prefetch(Traits::hash_after(state_, m));
     make(m, undo);
     const Score score = -qsearch<Pv>(-beta, -alpha, ply + 1);
     unmake(m, undo);
@@ -390,7 +392,9 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
                                                false);
         bool tactical_quiet;
         for (Move m = pc.next(tactical_quiet); m; m = pc.next(tactical_quiet)) {
-          if (!Traits::see_ge(state_, m, pc_beta - static_eval_[ply])) continue;
+          // Captures only: with the static eval far above beta a quiet move passes the SEE
+          // test too, and a cut on it is a second null move that hides the opponent's tactics.
+          if (tactical_quiet || !Traits::see_ge(state_, m, pc_beta - static_eval_[ply])) continue;
           set_cont_row(ply, m);
           make(m, undo);
           Score v = -qsearch<false>(-pc_beta, -pc_beta + 1, ply + 1);
@@ -518,6 +522,8 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     } else {
       set_cont_row(ply, m);  // before make (piece_to reads the move's piece); a pruned
                              // move's row is overwritten by the next move's
+      if constexpr (requires { Traits::hash_after(state_, m); })
+        tt_.prefetch(Traits::hash_after(state_, m));
       make(m, undo);
       if constexpr (HasNullMove<G>) gives_check = state_.in_check();
       if ((pre_pruned && !gives_check) || prune_late()) {

@@ -1,6 +1,8 @@
 // Game-ending rules and make/unmake details, on positions whose answers are known.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "games/chess/movegen.hpp"
 #include "games/chess/notation.hpp"
 #include "unit/chess/fen.hpp"
@@ -119,6 +121,60 @@ TEST(Rules, NullMove) {
   p.unmake_null(u);
   EXPECT_EQ(p.hash(), key);
   EXPECT_EQ(p.fen(), "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+}
+
+// What make/unmake and the null move keep (the checkers), and what the search is told before a
+// move (gives_check, the prefetch key), against values computed from scratch along seeded
+// random games from the perft positions (castling, en passant and promotion checks included).
+TEST(Rules, CheckersGivesCheckAndKeyAfterMatchAFreshPosition) {
+  const char* starts[] = {
+      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+      "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+      "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+      "5k2/8/8/8/8/8/8/4K2R w K - 0 1",  // O-O checks with the rook
+  };
+  std::mt19937 rng(2911);
+  int checks = 0, exact_keys = 0;
+  for (int game = 0; game < 60; ++game) {
+    Position p = P(starts[game % std::size(starts)]);
+    for (int ply = 0; ply < 120 && !p.is_terminal(); ++ply) {
+      MoveList<Position> moves;
+      p.legal_moves(moves);
+      for (Move m : moves) {  // every move's check, told before and seen after
+        const bool told = p.gives_check(m);
+        Position::Undo u;
+        p.make(m, u);
+        ASSERT_EQ(told, p.in_check()) << p.fen() << " after " << to_uci(m);
+        p.unmake(m, u);
+      }
+      ASSERT_EQ(p.checkers(), P(p.fen().c_str()).checkers()) << "unmake kept " << p.fen();
+      const Move m = moves[rng() % moves.size()];
+      const std::uint8_t rights = p.castling_rights();
+      const bool plain = p.ep_square() == kNoSquare && !m.is_castling() && !m.is_promotion() &&
+                         !m.is_en_passant() && m.flag() != Move::kDoublePush;
+      const std::uint64_t guess = p.key_after(m);
+      Position::Undo u;
+      p.make(m, u);
+      ASSERT_EQ(p.checkers(), P(p.fen().c_str()).checkers()) << p.fen();
+      checks += p.in_check();
+      if (plain && p.castling_rights() == rights) {
+        ASSERT_EQ(guess, p.hash()) << to_uci(m);
+        ++exact_keys;
+      }
+      if (!p.in_check() && rng() % 4 == 0) {
+        const Bitboard before = p.checkers();
+        Position::Undo n;
+        p.make_null(n);
+        ASSERT_EQ(p.checkers(), P(p.fen().c_str()).checkers()) << p.fen();
+        p.unmake_null(n);
+        ASSERT_EQ(p.checkers(), before);
+      }
+    }
+  }
+  EXPECT_GT(checks, 50);  // the walks do reach checks
+  EXPECT_GT(exact_keys, 1000);
 }
 
 TEST(Rules, EvasionsOnlyInCheck) {
