@@ -86,7 +86,7 @@ class Position {
   int fullmove_number() const { return fullmove_; }
   int game_ply() const { return game_ply_; }
 
-  // Kept by make (every node asks, often twice: the parent for gives-check, the child itself).
+  // Kept by make: every search node asks, and so does move generation.
   Bitboard checkers() const { return checkers_; }
   Bitboard attackers_to(Square s, Bitboard occ) const {
     return (pawn_attacks(kWhite, s) & pieces(kBlack, kPawn)) |
