@@ -522,8 +522,6 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     } else {
       set_cont_row(ply, m);  // before make (piece_to reads the move's piece); a pruned
                              // move's row is overwritten by the next move's
-      if constexpr (requires { Traits::hash_after(state_, m); })
-        tt_.prefetch(Traits::hash_after(state_, m));
       make(m, undo);
       if constexpr (HasNullMove<G>) gives_check = state_.in_check();
       if ((pre_pruned && !gives_check) || prune_late()) {

@@ -46,7 +46,7 @@ struct SearchOptions {
   bool futility = true;              // skip quiets whose eval plus a margin cannot reach alpha
   bool see_pruning = true;           // skip moves losing material by SEE at low depth
   bool singular = true;              // extend a TT move all others fail below (multi-cut)
-  bool probcut = false;  // a capture beating beta by a margin at reduced depth (off: costs WAC)
+  bool probcut = false;              // a capture beating beta + margin, reduced (off: WAC)
   bool correction_history = true;    // static eval corrected by pawn-structure history
   bool node_time = true;             // time: stop sooner when the best move took most nodes
   int multipv = 1;
