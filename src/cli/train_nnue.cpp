@@ -20,6 +20,7 @@ namespace {
 struct TrainNnueArgs {
   std::vector<std::string> data;
   std::string out;
+  std::string init;  // a network file, "<builtin>", or empty (random weights)
   double validation = 0.05;
   std::size_t max_positions = 0;
   chess::nnue::TrainOptions o;
@@ -34,6 +35,7 @@ std::string command_line(const TrainNnueArgs& a) {
       a.o.epochs, a.o.batch, a.o.learning_rate, a.o.wdl, a.o.score_k, a.validation, a.o.seed);
   if (a.max_positions) s += fmt::format(" --max-positions {}", a.max_positions);
   if (!a.o.mirror) s += " --no-mirror";
+  if (!a.init.empty()) s += " --init " + a.init;
   return s + " --out " + a.out;
 }
 
@@ -62,9 +64,22 @@ double hce_loss(const chess::nnue::TrainData& d, const chess::nnue::TrainOptions
   return n ? sum / static_cast<double>(n) : 0;
 }
 
-int run_train_nnue(const TrainNnueArgs& a) {
+int run_train_nnue(TrainNnueArgs a) {
   namespace nnue = chess::nnue;
   const auto t0 = std::chrono::steady_clock::now();
+  // The starting network's provenance goes into the new one's: it is part of what made it.
+  std::string init_provenance;
+  if (!a.init.empty()) {
+    std::shared_ptr<const nnue::Network> start = nnue::builtin_network();
+    if (a.init != "<builtin>") {
+      auto loaded = nnue::Network::load(a.init);
+      if (!loaded) return report_error(loaded.error().message, 2);
+      start = std::make_shared<const nnue::Network>(std::move(*loaded));
+    }
+    if (!start) return report_error("--init: this build has no built-in network", 2);
+    a.o.init = start->dequantise();
+    init_provenance = "; started from the network made by: " + start->provenance();
+  }
   auto data = nnue::load_train_data(a.data, a.validation, a.o.seed, a.max_positions);
   if (!data) return report_error(data.error().message, 2);
   const auto elapsed = [&] {
@@ -73,6 +88,9 @@ int run_train_nnue(const TrainNnueArgs& a) {
   fmt::print(stderr,
              "{} training and {} validation positions from {} games ({} skipped), {:.1f} s\n",
              data->train.size(), data->validation.size(), data->games, data->skipped, elapsed());
+  if (a.o.init)
+    fmt::print(stderr, "the starting network's validation loss {:.6f}\n",
+               nnue::network_loss(*a.o.init, data->validation, a.o));
   const std::uint64_t per_epoch = (data->train.size() + static_cast<std::size_t>(a.o.batch) - 1) /
                                   static_cast<std::size_t>(a.o.batch);
   Progress progress("train-nnue", per_epoch * static_cast<std::uint64_t>(a.o.epochs));
@@ -98,9 +116,9 @@ int run_train_nnue(const TrainNnueArgs& a) {
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   const std::string provenance = fmt::format(
       "{} (Kibitz {}, {}); {} training and {} validation positions from {} games; loss train "
-      "{:.6f} validation {:.6f}, hand-written evaluation {:.6f}",
+      "{:.6f} validation {:.6f}, hand-written evaluation {:.6f}{}",
       command_line(a), KIBITZ_VERSION, date, data->train.size(), data->validation.size(),
-      data->games, last_train, last_val, hce);
+      data->games, last_train, last_val, hce, init_provenance);
   const auto quantised = nnue::Network::quantise(net, provenance);
   double max_diff = 0, sum_diff = 0;
   std::size_t compared = 0;
@@ -156,6 +174,8 @@ Runner add_train_nnue(CLI::App& root) {
       ->check(CLI::Range(0.0, 0.5));
   cmd->add_option("--max-positions", a->max_positions, "read at most this many (0: all)");
   cmd->add_flag("!--no-mirror", a->o.mirror, "do not reflect positions left to right");
+  cmd->add_option("--init", a->init,
+                  "start from this network file (or <builtin>) instead of random weights");
   cmd->add_option("--seed", a->o.seed, "initial weights, shuffling, the validation split")
       ->capture_default_str();
   cmd->add_option("--threads", a->o.threads, "worker threads (results do not depend on it)")

@@ -309,6 +309,10 @@ kibitz_cli_test(train_playout_bad_iterations ARGS go train-playout x --iteration
   MATCH "^kibitz: error: --iterations: 1 to 1000\n$")
 kibitz_cli_test(bench_go_learned_playouts ARGS bench --game go --go-playouts learned --playouts 200
   MATCH "Playouts/second : [1-9][0-9]*\n")
+# train-nnue --init: a network that does not load is refused in one line before any data is read.
+kibitz_cli_test(train_nnue_missing_init ARGS train-nnue --data ${CMAKE_SOURCE_DIR}/data/chess/network.md
+  --init /nonexistent/x.nnue --out /tmp/kibitz_unused.nnue
+  MATCH "^kibitz: error: cannot read network file '/nonexistent/x.nnue'\n$")
 # Engine options from the command line (--option) and YAML files (--option-file), checked
 # against the engine's declarations before the protocol starts.
 kibitz_cli_test(uci_option_needs_value ARGS uci --option Hash

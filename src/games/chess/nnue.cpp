@@ -76,6 +76,16 @@ Network Network::quantise(const FloatNetwork& f, std::string provenance) {
   return n;
 }
 
+FloatNetwork Network::dequantise() const {
+  FloatNetwork f;
+  const auto scale = [](auto q, double by) { return static_cast<float>(q / by); };
+  for (std::size_t i = 0; i < w1_.size(); ++i) f.w1[i] = scale(w1_[i], kQA);
+  for (int i = 0; i < kHidden; ++i) f.b1[i] = scale(b1_[i], kQA);
+  for (std::size_t i = 0; i < w2_.size(); ++i) f.w2[i] = scale(w2_[i], kQB);
+  for (std::size_t b = 0; b < b2_.size(); ++b) f.b2[b] = scale(b2_[b], double{kQA} * kQB);
+  return f;
+}
+
 std::vector<std::uint8_t> Network::serialise() const {
   std::vector<std::uint8_t> out(std::begin(kMagic), std::end(kMagic));
   for (const std::uint32_t v :

@@ -82,6 +82,9 @@ struct FloatNetwork {
 class Network {
  public:
   static Network quantise(const FloatNetwork& f, std::string provenance);
+  // The float weights this network stands for (exact: quantise() of them gives it back), for
+  // training to start from (train-nnue --init).
+  FloatNetwork dequantise() const;
   static Result<Network> parse(std::span<const std::uint8_t> bytes);
   // A file that is missing, cut short, of another shape or corrupted is refused in one line.
   static Result<Network> load(const std::string& path);

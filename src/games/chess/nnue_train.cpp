@@ -178,11 +178,15 @@ FloatNetwork train_network(const TrainData& data, const TrainOptions& o, const E
                            const std::function<void(std::uint64_t)>& on_batch) {
   Rng rng(o.seed);
   FloatNetwork net;
-  const auto uniform = [&](float a) { return static_cast<float>((rng.uniform01() * 2 - 1) * a); };
-  for (float& w : net.w1) w = uniform(0.1f);
-  for (float& w : net.b1) w = 0.1f;
-  for (float& w : net.w2) w = uniform(1.0f / std::sqrt(2.0f * kHidden));
-  std::fill(net.b2.begin(), net.b2.end(), 0.0f);
+  if (o.init) {
+    net = *o.init;
+  } else {
+    const auto uniform = [&](float a) { return static_cast<float>((rng.uniform01() * 2 - 1) * a); };
+    for (float& w : net.w1) w = uniform(0.1f);
+    for (float& w : net.b1) w = 0.1f;
+    for (float& w : net.w2) w = uniform(1.0f / std::sqrt(2.0f * kHidden));
+    std::fill(net.b2.begin(), net.b2.end(), 0.0f);
+  }
 
   Adam a_w1(net.w1.size()), a_b1(net.b1.size()), a_w2(net.w2.size()), a_b2(net.b2.size());
   std::vector<Grads> grads(kBlocks);

@@ -5,6 +5,7 @@
 // whatever the thread count (gradients are summed in fixed blocks, in block order).
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ struct TrainOptions {
   std::uint64_t seed = 1;
   int threads = 1;
   bool mirror = true;  // train on positions reflected left to right half the time
+  // Start from these weights (a network trained before) instead of random ones.
+  std::optional<FloatNetwork> init;
 };
 
 // Loss of a network on samples (mean squared error of the predicted expectation).

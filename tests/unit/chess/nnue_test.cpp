@@ -183,6 +183,8 @@ TEST(ChessNnue, TheBuiltinNetworkParsesAndNamesItsMaking) {
   ASSERT_TRUE(net) << net.error().message;
   EXPECT_NE(net->provenance().find("kibitz train-nnue"), std::string::npos) << net->provenance();
   EXPECT_EQ(net->serialise(), std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+  // Its float weights (what train-nnue --init starts from) quantise back to the same network.
+  EXPECT_EQ(Network::quantise(net->dequantise(), net->provenance()).serialise(), net->serialise());
   ASSERT_NE(builtin_network(), nullptr);
   EXPECT_EQ(builtin_network(), builtin_network());  // parsed once, shared
   // A trained network knows a queen from a pawn.
@@ -309,6 +311,16 @@ TEST(ChessNnue, TrainerLearnsMaterialAndIsDeterministic) {
   EXPECT_EQ(a.w1, b.w1);
   EXPECT_EQ(a.w2, b.w2);
   EXPECT_EQ(a.b2, b.b2);
+
+  // Started from the trained network, one epoch at a small step keeps what it knew: better
+  // than the first epoch from random weights, close to where it ended.
+  o.init = a;
+  o.epochs = 1;
+  o.learning_rate = 0.0003;
+  double warm = 0;
+  train_network(data, o, [&](int, double, double v) { warm = v; });
+  EXPECT_LT(warm, val.front());
+  EXPECT_LT(warm, val.back() * 1.5) << "from " << val.back();
 }
 
 }  // namespace
