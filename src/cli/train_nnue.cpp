@@ -70,15 +70,11 @@ int run_train_nnue(TrainNnueArgs a) {
   // The starting network's provenance goes into the new one's: it is part of what made it.
   std::string init_provenance;
   if (!a.init.empty()) {
-    std::shared_ptr<const nnue::Network> start = nnue::builtin_network();
-    if (a.init != "<builtin>") {
-      auto loaded = nnue::Network::load(a.init);
-      if (!loaded) return report_error(loaded.error().message, 2);
-      start = std::make_shared<const nnue::Network>(std::move(*loaded));
-    }
-    if (!start) return report_error("--init: this build has no built-in network", 2);
-    a.o.init = start->dequantise();
-    init_provenance = "; started from the network made by: " + start->provenance();
+    const auto start = nnue::load_network(a.init);
+    if (!start) return report_error(start.error().message, 2);
+    if (!*start) return report_error("--init: this build has no built-in network", 2);
+    a.o.init = (*start)->dequantise();
+    init_provenance = "; started from the network made by: " + (*start)->provenance();
   }
   auto data = nnue::load_train_data(a.data, a.validation, a.o.seed, a.max_positions);
   if (!data) return report_error(data.error().message, 2);

@@ -157,7 +157,7 @@ class ChessAdapter {
         {"Ponder", EngineOption::Type::kBool, 0, 0, 1,
          "the controller may let the engine think on the opponent's time"},
         EngineOption::text_option(
-            "EvalFile", plain_ ? "" : std::string(kBuiltinNetwork),
+            "EvalFile", plain_ ? "" : std::string(chess::nnue::kBuiltinNetworkName),
             "a network file (kibitz train-nnue); <builtin>: the one compiled in; empty or "
             "<empty>: none (the hand-written evaluation)"),
         {"UseNNUE", EngineOption::Type::kBool, use_nnue_ ? 1 : 0, 0, 1,
@@ -196,12 +196,10 @@ class ChessAdapter {
     if (name != "EvalFile") return {};
     network_.reset();
     Result<void> outcome;
-    if (value == kBuiltinNetwork) {
-      network_ = chess::nnue::builtin_network();
-    } else if (!value.empty() && value != "<empty>") {
-      auto net = chess::nnue::Network::load(value);
+    if (!value.empty() && value != "<empty>") {
+      auto net = chess::nnue::load_network(value);
       if (net)
-        network_ = std::make_shared<const chess::nnue::Network>(std::move(*net));
+        network_ = std::move(*net);
       else
         outcome = tl::unexpected(Error{
             fmt::format("EvalFile: {} (the hand-written evaluation runs)", net.error().message)});
@@ -292,7 +290,6 @@ class ChessAdapter {
 
  private:
   ChessEngine engine_{16};
-  static constexpr std::string_view kBuiltinNetwork = "<builtin>";
   bool plain_;
   std::shared_ptr<const chess::nnue::Network> network_;
   bool use_nnue_ = true;  // used whenever EvalFile names a network

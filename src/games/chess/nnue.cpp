@@ -156,6 +156,13 @@ std::shared_ptr<const Network> builtin_network() {
   return net;
 }
 
+Result<std::shared_ptr<const Network>> load_network(const std::string& name) {
+  if (name == kBuiltinNetworkName) return builtin_network();
+  auto net = Network::load(name);
+  if (!net) return tl::unexpected(net.error());
+  return std::make_shared<const Network>(std::move(*net));
+}
+
 int Network::output(const std::int16_t* own, const std::int16_t* their, int bucket) const {
   // Each term, a clipped activation squared times a weight, fits int32 (255^2 x 4055 < 2^31);
   // their sum, in units of kQA^2 kQB, needs int64.

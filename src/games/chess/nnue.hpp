@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,12 @@ class Network {
 // refuses, which a test rules out).
 std::span<const std::uint8_t> builtin_network_bytes();
 std::shared_ptr<const Network> builtin_network();
+
+// The name that means the built-in network (EvalFile, train-nnue --init).
+inline constexpr std::string_view kBuiltinNetworkName = "<builtin>";
+// The built-in network for kBuiltinNetworkName (null as builtin_network() can be), else the
+// file `name` loaded, or its one-line refusal.
+Result<std::shared_ptr<const Network>> load_network(const std::string& name);
 
 // The search's view of a network: an accumulator pair per ply. make() only notes which pieces
 // leave and arrive; evaluate() brings the accumulators up to date from the last ply that is
