@@ -19,6 +19,7 @@ namespace {
 
 struct TrainNnueArgs {
   std::vector<std::string> data;
+  std::vector<std::string> held_out;  // validation only
   std::string out;
   std::string init;  // a network file, "<builtin>", or empty (random weights)
   double validation = 0.05;
@@ -29,6 +30,7 @@ struct TrainNnueArgs {
 std::string command_line(const TrainNnueArgs& a) {
   std::string s = "kibitz train-nnue";
   for (const auto& f : a.data) s += " --data " + f;
+  for (const auto& f : a.held_out) s += " --validation-data " + f;
   s += fmt::format(
       " --epochs {} --batch {} --learning-rate {} --wdl {} --score-k {} --validation {} --seed "
       "{}",
@@ -76,7 +78,7 @@ int run_train_nnue(TrainNnueArgs a) {
     a.o.init = (*start)->dequantise();
     init_provenance = "; started from the network made by: " + (*start)->provenance();
   }
-  auto data = nnue::load_train_data(a.data, a.validation, a.o.seed, a.max_positions);
+  auto data = nnue::load_train_data(a.data, a.validation, a.o.seed, a.max_positions, a.held_out);
   if (!data) return report_error(data.error().message, 2);
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -168,6 +170,10 @@ Runner add_train_nnue(CLI::App& root) {
   cmd->add_option("--validation", a->validation, "share of the games held out")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.5));
+  cmd->add_option("--validation-data", a->held_out,
+                  "files whose every game is held out, besides the --validation share "
+                  "(repeatable; --validation 0 to validate on them alone)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--max-positions", a->max_positions, "read at most this many (0: all)");
   cmd->add_flag("!--no-mirror", a->o.mirror, "do not reflect positions left to right");
   cmd->add_option("--init", a->init,

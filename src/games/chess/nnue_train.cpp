@@ -133,17 +133,19 @@ Result<TrainSample> make_sample(const TrainingRecord& r) {
 }
 
 Result<TrainData> load_train_data(const std::vector<std::string>& files, double validation,
-                                  std::uint64_t seed, std::size_t max_positions) {
+                                  std::uint64_t seed, std::size_t max_positions,
+                                  const std::vector<std::string>& held_out) {
   TrainData d;
   const auto limit = static_cast<std::uint64_t>(validation * 1e6);
-  for (const std::string& f : files) {
+  // held: every game of the file is validation (and max_positions does not apply).
+  const auto read = [&](const std::string& f, bool held) -> Result<void> {
     std::size_t last_chunk = SIZE_MAX;
     bool in_validation = false;
     const auto stats = read_training_file(f, [&](const TrainingRecord& r, std::size_t chunk) {
-      if (max_positions && d.train.size() + d.validation.size() >= max_positions) return;
+      if (!held && max_positions && d.train.size() + d.validation.size() >= max_positions) return;
       if (chunk != last_chunk) {
         std::uint64_t h = seed ^ (d.games * 0x9E3779B97F4A7C15ull);
-        in_validation = splitmix64(h) % 1000000 < limit;
+        in_validation = held || splitmix64(h) % 1000000 < limit;
         ++d.games;
         last_chunk = chunk;
       }
@@ -156,7 +158,12 @@ Result<TrainData> load_train_data(const std::vector<std::string>& files, double 
       if (in_validation) d.validation_records.push_back(r);
     });
     if (!stats) return tl::unexpected(stats.error());
-  }
+    return {};
+  };
+  for (const std::string& f : files)
+    if (auto r = read(f, false); !r) return tl::unexpected(r.error());
+  for (const std::string& f : held_out)
+    if (auto r = read(f, true); !r) return tl::unexpected(r.error());
   if (d.train.empty()) return fail("no training positions in the data");
   return d;
 }

@@ -36,9 +36,11 @@ struct TrainData {
 
 // Reads the files; whole games (chunks) go to validation with probability
 // `validation` (chosen by a hash of the seed and the game's number). `max_positions` (0: all)
-// stops reading early.
+// stops reading early. Every game of the `held_out` files is validation: a set no network
+// was trained on, to compare networks trained on different data.
 Result<TrainData> load_train_data(const std::vector<std::string>& files, double validation,
-                                  std::uint64_t seed, std::size_t max_positions);
+                                  std::uint64_t seed, std::size_t max_positions,
+                                  const std::vector<std::string>& held_out = {});
 
 struct TrainOptions {
   int epochs = 20;

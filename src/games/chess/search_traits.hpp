@@ -77,6 +77,15 @@ struct SearchTraits<chess::Position> : DefaultSearchTraits<chess::Position> {
   static constexpr int kSingularMinDepth = 8;
   static constexpr int kProbCutMargin = 200;
   static constexpr bool kNodeShareTime = true;
+  // Capture history: the moving piece, its destination and what it takes (7: nothing, a
+  // promotion's push).
+  static constexpr int kCaptureHistorySize = 12 * 64 * 8;
+  static int capture_index(const Position& p, Move m) {
+    const int victim = m.is_en_passant() ? chess::kPawn
+                       : m.is_capture()  ? chess::type_of(p.piece_on(m.to()))
+                                         : 7;
+    return piece_to(p, m) * 8 + victim;
+  }
 };
 
 }  // namespace kibitz

@@ -38,6 +38,8 @@
 //   kProbCutMargin                    ProbCut: a good capture beating beta + margin
 //   kNodeShareTime                    the soft time target shrinks with the best move's
 //                                     share of the root's nodes
+//   kCaptureHistorySize,              capture history: tactical moves ordered by MVV-LVA
+//   capture_index(s, m)               plus how often the same capture cut off before
 // Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
 #include <array>
 #include <atomic>
@@ -117,6 +119,20 @@ class AlphaBeta {
   using ContHistory = ContinuationHistory<cont_size()>;
   static constexpr bool kHasCont = requires(const G& s, Move m) { Traits::piece_to(s, m); };
   static constexpr bool kHasCorrection = requires(const G& s) { Traits::correction_key(s); };
+  static constexpr int capture_size() {
+    if constexpr (requires { Traits::kCaptureHistorySize; })
+      return Traits::kCaptureHistorySize;
+    else
+      return 1;
+  }
+  static constexpr bool kHasCaptureHistory = requires(const G& s, Move m) {
+    Traits::capture_index(s, m);
+  };
+  // The capture-history row of the side to move at `ply`, or null where it is not used.
+  const std::int32_t* capture_row(int ply) const {
+    return kHasCaptureHistory && options_.capture_history ? capture_history_.row(mover_at(ply))
+                                                          : nullptr;
+  }
 
   int mover_at(int ply) const { return (root_player_ + ply) & 1; }
   bool use_cont() const { return kHasCont && options_.continuation_history && options_.history; }
@@ -142,6 +158,8 @@ class AlphaBeta {
   void count_node();
   std::uint64_t total_nodes() const;
   void update_quiet_stats(Move best, int depth, int ply, std::span<const Move> tried);
+  // A cut-off's capture history: `best` (none: the cut was quiet) up, `tried` down.
+  void update_capture_stats(Move best, int depth, int ply, std::span<const Move> tried);
   int quiet_stat(Move m, int ply) const;  // history + continuation history of a quiet move
   void report(int depth, const TimeBudget& budget, int pv_index, Bound bound) const;
   void sort_root(std::size_t from);
@@ -170,6 +188,7 @@ class AlphaBeta {
   Killers<Move> killers_;
   ButterflyHistory<Traits::kHistorySize> history_;
   ContHistory cont_history_;
+  ButterflyHistory<capture_size()> capture_history_;
   // cont_row_[ply + 2]: the row of the move played at ply (two sentinel plies before the root).
   std::array<typename ContHistory::Row*, kMaxSearchPly + 4> cont_row_{};
   CorrectionHistory correction_;

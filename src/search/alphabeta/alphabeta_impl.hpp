@@ -35,6 +35,7 @@ void AlphaBeta<G, E>::clear() {
   killers_.clear();
   history_.clear();
   cont_history_.clear();
+  capture_history_.clear();
   correction_.clear();
 }
 
@@ -166,6 +167,22 @@ void AlphaBeta<G, E>::update_quiet_stats(Move best, int depth, int ply,
 
 template <class G, class E>
 requires AlphaBetaSetup<G, E>
+void AlphaBeta<G, E>::update_capture_stats(Move best, int depth, int ply,
+                                           std::span<const Move> tried) {
+  if constexpr (kHasCaptureHistory) {
+    if (!options_.capture_history) return;
+    const int bonus = ButterflyHistory<capture_size()>::bonus(depth);
+    const int side = mover_at(ply);
+    if (best) capture_history_.update(side, Traits::capture_index(state_, best), bonus);
+    for (Move m : tried)
+      if (m != best) capture_history_.update(side, Traits::capture_index(state_, m), -bonus);
+  } else {
+    (void)best, (void)depth, (void)ply, (void)tried;
+  }
+}
+
+template <class G, class E>
+requires AlphaBetaSetup<G, E>
 template <bool Pv>
 Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
   count_node();
@@ -223,7 +240,7 @@ Score AlphaBeta<G, E>::qsearch(Score alpha, Score beta, int ply) {
   const Score alpha_in = alpha;
   const Move tt_move = tt_hit ? tte.move_as<Move>() : Move::none();
   MovePicker<G, Traits::kHistorySize> picker(state_, options_, tt_move, history_, mover_at(ply),
-                                             in_check);
+                                             in_check, capture_row(ply));
   Move best_move = Move::none();
   int move_count = 0;
   bool quiet;
@@ -389,7 +406,7 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
       if (options_.probcut && !in_check && !excluded && depth >= 5 && !is_mate(beta) &&
           !(tt_hit && tte.depth >= depth - 3 && tt_score != kNoScore && tt_score < pc_beta)) {
         MovePicker<G, Traits::kHistorySize> pc(state_, options_, tt_move, history_, mover_at(ply),
-                                               false);
+                                               false, capture_row(ply));
         bool tactical_quiet;
         for (Move m = pc.next(tactical_quiet); m; m = pc.next(tactical_quiet)) {
           // Captures only: with the static eval far above beta a quiet move passes the SEE
@@ -422,11 +439,12 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
   Move best_move = Move::none();
   int move_count = 0;
   FixedVector<Move, 64> quiets_tried;
+  FixedVector<Move, 32> captures_tried;
 
   MovePicker<G, Traits::kHistorySize> picker(
       state_, options_, kRoot ? Move::none() : tt_move, killers_.first(ply), killers_.second(ply),
       history_, mover_at(ply), use_cont() ? cont_row_[ply + 1]->data() : nullptr,
-      use_cont() ? cont_row_[ply]->data() : nullptr);
+      use_cont() ? cont_row_[ply]->data() : nullptr, capture_row(ply));
   std::size_t root_index = pv_index_;
   bool quiet = false;
   constexpr bool kGameLateMoveLimit = requires { Traits::late_move_limit(state_, depth); };
@@ -607,12 +625,18 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
           ++stats_.cutoffs;
           if (move_count == 1) ++stats_.first_move_cutoffs;
           if (quiet) update_quiet_stats(m, depth, ply, quiets_tried);
+          update_capture_stats(quiet ? Move::none() : m, depth, ply, captures_tried);
           break;
         }
         alpha = score;
       }
     }
-    if (quiet && m != best_move && !quiets_tried.full()) quiets_tried.push_back(m);
+    if (m != best_move) {
+      if (quiet && !quiets_tried.full())
+        quiets_tried.push_back(m);
+      else if (!quiet && !captures_tried.full())
+        captures_tried.push_back(m);
+    }
   }
 
   if (move_count == 0) return excluded ? alpha : terminal_score(ply);
@@ -696,6 +720,7 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
   killers_.clear();
   history_.age();
   cont_history_.age();
+  capture_history_.age();
   cont_row_.fill(cont_history_.none());
   excluded_.fill(Move::none());
 

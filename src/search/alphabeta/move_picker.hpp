@@ -28,10 +28,12 @@ class MovePicker {
 
   // Main search. `killers` may be none; `tt_move` must be validated here before use.
   // `cont1` / `cont2`: the continuation-history rows of the moves one and two plies back
-  // (null: not used), indexed by Traits::piece_to.
+  // (null: not used), indexed by Traits::piece_to. `captures`: the side to move's capture
+  // history (null: not used), indexed by Traits::capture_index.
   MovePicker(const G& s, const SearchOptions& options, Move tt_move, Move killer1, Move killer2,
              const ButterflyHistory<HistorySize>& history, int side,
-             const std::int16_t* cont1 = nullptr, const std::int16_t* cont2 = nullptr)
+             const std::int16_t* cont1 = nullptr, const std::int16_t* cont2 = nullptr,
+             const std::int32_t* captures = nullptr)
       : s_(s),
         options_(options),
         history_(history),
@@ -39,19 +41,22 @@ class MovePicker {
         killer1_(killer1),
         killer2_(killer2),
         cont1_(cont1),
-        cont2_(cont2) {
+        cont2_(cont2),
+        captures_(captures) {
     tt_move_ = valid(tt_move) ? tt_move : Move::none();
     stage_ = tt_move_ ? kTT : kGenTactical;
   }
   // Quiescence: the TT move if tactical, then tactical moves only (all moves in check).
   MovePicker(const G& s, const SearchOptions& options, Move tt_move,
-             const ButterflyHistory<HistorySize>& history, int side, bool in_check)
+             const ButterflyHistory<HistorySize>& history, int side, bool in_check,
+             const std::int32_t* captures = nullptr)
       : s_(s),
         options_(options),
         history_(history),
         side_(side),
         killer1_(Move::none()),
         killer2_(Move::none()),
+        captures_(captures),
         quiescence_(!in_check) {
     tt_move_ = valid(tt_move) && (in_check || !is_quiet(tt_move)) ? tt_move : Move::none();
     stage_ = tt_move_ ? kTT : kGenTactical;
@@ -185,6 +190,11 @@ class MovePicker {
       int v = 0;
       if constexpr (requires { Traits::mvv_lva(s_, list_[i]); })
         if (options_.mvv_lva) v = Traits::mvv_lva(s_, list_[i]);
+      // Capture history reorders captures of about the same MVV-LVA value (one step of
+      // victim value, 16, weighs 1024; the history is within +-16384, so +-2048 here).
+      if constexpr (requires { Traits::capture_index(s_, list_[i]); }) {
+        if (captures_) v = v * 64 + captures_[Traits::capture_index(s_, list_[i])] / 8;
+      }
       scores_[i] = v;
     }
   }
@@ -240,6 +250,7 @@ class MovePicker {
   Move killer1_, killer2_;
   const std::int16_t* cont1_ = nullptr;
   const std::int16_t* cont2_ = nullptr;
+  const std::int32_t* captures_ = nullptr;
   bool quiescence_ = false;
   Stage stage_ = kGenTactical;
   std::size_t index_ = 0;

@@ -54,6 +54,7 @@ class ButterflyHistory {
       for (auto& h : side) h /= 2;
   }
   int get(int side, int index) const { return table_[side][index]; }
+  const std::int32_t* row(int side) const { return table_[side].data(); }
   void update(int side, int index, int bonus) {
     bonus = std::clamp(bonus, -kMax, kMax);
     int& h = table_[side][index];

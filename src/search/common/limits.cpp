@@ -5,7 +5,7 @@
 namespace kibitz::search {
 
 namespace {
-constexpr std::array<std::string_view, 23> kNames = {"tt_cutoffs",
+constexpr std::array<std::string_view, 24> kNames = {"tt_cutoffs",
                                                      "tt_move",
                                                      "mvv_lva",
                                                      "killers",
@@ -27,7 +27,8 @@ constexpr std::array<std::string_view, 23> kNames = {"tt_cutoffs",
                                                      "singular",
                                                      "probcut",
                                                      "correction_history",
-                                                     "node_time"};
+                                                     "node_time",
+                                                     "capture_history"};
 }
 
 std::span<const std::string_view> SearchOptions::technique_names() { return kNames; }
@@ -59,7 +60,8 @@ auto technique_fields(O& o) {
                     &o.singular,
                     &o.probcut,
                     &o.correction_history,
-                    &o.node_time};
+                    &o.node_time,
+                    &o.capture_history};
 }
 
 }  // namespace

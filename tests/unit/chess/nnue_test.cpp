@@ -14,6 +14,7 @@
 #include "engine/any_engine.hpp"
 #include "games/chess/nnue.hpp"
 #include "games/chess/nnue_train.hpp"
+#include "games/chess/training_data.hpp"
 
 namespace kibitz::chess::nnue {
 namespace {
@@ -321,6 +322,43 @@ TEST(ChessNnue, TrainerLearnsMaterialAndIsDeterministic) {
   train_network(data, o, [&](int, double, double v) { warm = v; });
   EXPECT_LT(warm, val.front());
   EXPECT_LT(warm, val.back() * 1.5) << "from " << val.back();
+}
+
+// Held-out files (train-nnue --validation-data) are validation in full, whatever the share,
+// and leave the split of the training files as it was.
+TEST(ChessNnue, HeldOutFilesAreValidationOnly) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const std::string a = (dir / ("nnue_held_a_" + std::to_string(getpid()) + ".kbd")).string();
+  const std::string b = (dir / ("nnue_held_b_" + std::to_string(getpid()) + ".kbd")).string();
+  const auto write = [&](const std::string& path, int games, int score) {
+    std::filesystem::remove(path);
+    auto w = TrainingDataWriter::open(path);
+    ASSERT_TRUE(w) << w.error().message;
+    for (int g = 0; g < games; ++g) {
+      for (const char* fen : kStarts)
+        w->add(pack_training_record(*Position::from_fen(fen), score + g, 0));
+      ASSERT_TRUE(w->flush());  // a chunk per game, as self-play writes
+    }
+  };
+  write(a, 40, 0);
+  write(b, 5, 1000);
+  const auto alone = load_train_data({a}, 0.25, 3, 0);
+  ASSERT_TRUE(alone) << alone.error().message;
+  const auto held = load_train_data({a}, 0.25, 3, 0, {b});
+  ASSERT_TRUE(held) << held.error().message;
+  EXPECT_EQ(held->train.size(), alone->train.size());
+  EXPECT_EQ(held->validation.size(), alone->validation.size() + 5 * kStarts.size());
+  EXPECT_EQ(held->games, 45u);
+  // The held-out positions come last, all of them (their scores are 1000 and up).
+  for (std::size_t i = alone->validation.size(); i < held->validation.size(); ++i)
+    EXPECT_GE(std::abs(held->validation[i].score), 1000.0f);
+  const auto only = load_train_data({a}, 0.0, 3, 0, {b});
+  ASSERT_TRUE(only);
+  EXPECT_EQ(only->train.size(), 40 * kStarts.size());
+  EXPECT_EQ(only->validation.size(), 5 * kStarts.size());
+  EXPECT_EQ(only->validation_records.size(), only->validation.size());
+  std::filesystem::remove(a);
+  std::filesystem::remove(b);
 }
 
 }  // namespace

@@ -73,9 +73,9 @@ TEST(ChessSearch, KnownMatesSurviveEachPatch) {
       {"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 2},
       {"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", "f8c5", 3},
   };
-  const char* patches[] = {"continuation_history", "improving", "futility",
-                           "see_pruning",          "singular",  "probcut",
-                           "correction_history"};
+  const char* patches[] = {"continuation_history", "improving",      "futility",
+                           "see_pruning",          "singular",       "probcut",
+                           "correction_history",   "capture_history"};
   for (const char* patch : patches) {
     search::SearchOptions alone = search::SearchOptions::plain(), without;
     ASSERT_TRUE(alone.set(patch, true));
