@@ -634,8 +634,8 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     if (m != best_move) {
       if (quiet && !quiets_tried.full())
         quiets_tried.push_back(m);
-      else if (!quiet && !captures_tried.full())
-        captures_tried.push_back(m);
+      else if (!quiet && capture_row(ply) && !captures_tried.full())
+        captures_tried.push_back(m);  // only where capture history learns from them
     }
   }
 
