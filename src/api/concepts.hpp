@@ -144,6 +144,10 @@ struct DefaultSearchTraits {
   static constexpr int kReverseFutilityDepth = 6;
   static constexpr double kLmrBase = 0.75;
   static constexpr double kLmrDivisor = 2.25;
+  // Null move: R = base + depth / divisor + min((eval - beta) / 200, cap).
+  static constexpr int kNullMoveBase = 3;
+  static constexpr int kNullMoveDepthDivisor = 6;
+  static constexpr int kNullMoveEvalCap = 2;
 };
 
 template <class G>

@@ -88,8 +88,9 @@ int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
     e = engine::make_chess_any_engine(a.plain);
     engine::OptionSettings settings = {{"Hash", std::to_string(a.options.hash_mb)},
                                        {"Threads", std::to_string(a.options.threads)}};
-    for (const auto name : search::SearchOptions::technique_names())
-      settings.emplace_back(name, *a.options.search.get(name) ? "true" : "false");
+    // The engine starts from chess's own defaults (or the plain baseline); only what
+    // --disable names changes.
+    for (const std::string& name : a.disable) settings.emplace_back(name, "false");
     // A fixed time is the position's own: nothing kept back for a GUI's overhead.
     if (a.options.movetime_ms > 0) settings.emplace_back("Move Overhead", "0");
     for (const auto& word : a.engine_options) {

@@ -9,7 +9,7 @@ namespace kibitz::engine {
 
 template <class G, class E>
 AlphaBetaEngine<G, E>::AlphaBetaEngine(std::size_t hash_mb)
-    : tt_(hash_mb), search_(tt_, options_) {}
+    : tt_(hash_mb), options_(search::default_options<G>()), search_(tt_, options_) {}
 
 template <class G, class E>
 AlphaBetaEngine<G, E>::~AlphaBetaEngine() {

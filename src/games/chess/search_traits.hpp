@@ -75,6 +75,18 @@ struct SearchTraits<chess::Position> : DefaultSearchTraits<chess::Position> {
   static constexpr int kSeePruneCapture = 100;
   static constexpr int kSeePruneDepth = 8;
   static constexpr int kSingularMinDepth = 8;
+  // History pruning: a quiet move at LMR depth <= 3 whose histories sum below
+  // -4096 * depth (issue 29's ninth step, with the three below).
+  static constexpr int kHistoryPruneDepth = 3;
+  static constexpr int kHistoryPruneScale = 4096;
+  // A deeper null move than the seed's 3 + depth / 6 + min(.., 2), and a narrower first
+  // aspiration window than its 50 cp.
+  static constexpr int kNullMoveBase = 4;
+  static constexpr int kNullMoveDepthDivisor = 5;
+  static constexpr int kNullMoveEvalCap = 3;
+  static constexpr int kAspirationDelta = 25;
+  // Checks are not extended by default (the switch check_extension still turns it on).
+  static constexpr bool kCheckExtension = false;
   static constexpr int kProbCutMargin = 200;
   static constexpr bool kNodeShareTime = true;
   // Capture history: the moving piece, its destination and what it takes (7: nothing, a

@@ -40,6 +40,9 @@
 //                                     share of the root's nodes
 //   kCaptureHistorySize,              capture history: tactical moves ordered by MVV-LVA
 //   capture_index(s, m)               plus how often the same capture cut off before
+//   kHistoryPruneDepth / Scale        history pruning of shallow quiets (needs piece_to)
+// Tunables with defaults in DefaultSearchTraits: kNullMoveBase / DepthDivisor / EvalCap (the
+// null move's R); and kAspirationDelta, where a game overrides SearchOptions' first window.
 // Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
 #include <array>
 #include <atomic>
@@ -58,6 +61,17 @@
 #include "search/common/tt.hpp"
 
 namespace kibitz::search {
+
+// A game's engine starts from SearchOptions' defaults less what its traits turn off
+// (kCheckExtension: chess measured better without extending checks, gomoku's "checks" are
+// fours and stay extended).
+template <class G>
+SearchOptions default_options() {
+  SearchOptions o;
+  if constexpr (requires { SearchTraits<G>::kCheckExtension; })
+    o.check_extension = SearchTraits<G>::kCheckExtension;
+  return o;
+}
 
 template <class G>
 concept AlphaBetaGame = TwoPlayerZeroSum<G> && Undoable<G> && requires {

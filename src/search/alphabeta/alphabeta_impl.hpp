@@ -370,7 +370,8 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
           eval >= beta && !is_mate(beta) && !null_move_at_[ply] && ply >= null_disabled_from_ply_ &&
           zugzwang_safe) {
         ++stats_.null_tries;
-        const int r = 3 + depth / 6 + std::min((eval - beta) / 200, 2);
+        const int r = Traits::kNullMoveBase + depth / Traits::kNullMoveDepthDivisor +
+                      std::min((eval - beta) / 200, Traits::kNullMoveEvalCap);
         if constexpr (kHasCont) cont_row_[ply + 2] = cont_history_.none();
         eval_.make_null(state_);
         state_.make_null(undo);
@@ -523,10 +524,21 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
           singular_extension = 1;
         else if (s_beta >= beta)
           return s_beta;
+        else if (tt_score >= beta)
+          singular_extension = -1;  // not singular, and expected to cut anyway: search less
       }
     }
-    const bool pre_pruned = prune_unless_check;
     const int cont_stat = quiet && use_cont() ? quiet_stat(m, ply) : 0;  // for LMR, pre-move
+    // History pruning: a shallow quiet move whose butterfly and continuation histories sum
+    // far below zero has kept failing here; it is skipped unless it gives check.
+    if constexpr (!kRoot && requires { Traits::kHistoryPruneScale; }) {
+      if (options_.history_pruning && quiet && !in_check && best > -kMateBound && use_cont() &&
+          depth - 1 - reductions_[std::min(depth, 63)][std::min(move_count, 63)] <=
+              Traits::kHistoryPruneDepth &&
+          cont_stat < -Traits::kHistoryPruneScale * depth)
+        prune_unless_check = true;
+    }
+    const bool pre_pruned = prune_unless_check;
     if constexpr (kCheckBeforeMake) {
       gives_check = Traits::gives_check(state_, m);
       if (pre_pruned && !gives_check) continue;
@@ -764,6 +776,7 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
       Score alpha = -kInfinite, beta = kInfinite;
       const Score previous = root_moves_[pv_index_].previous;
       Score delta = options_.aspiration_delta;
+      if constexpr (requires { Traits::kAspirationDelta; }) delta = Traits::kAspirationDelta;
       if (options_.aspiration && depth >= options_.aspiration_min_depth && previous != -kInfinite &&
           !is_mate(previous)) {
         alpha = std::max(previous - delta, -kInfinite);

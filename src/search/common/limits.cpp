@@ -5,7 +5,7 @@
 namespace kibitz::search {
 
 namespace {
-constexpr std::array<std::string_view, 24> kNames = {"tt_cutoffs",
+constexpr std::array<std::string_view, 25> kNames = {"tt_cutoffs",
                                                      "tt_move",
                                                      "mvv_lva",
                                                      "killers",
@@ -28,7 +28,8 @@ constexpr std::array<std::string_view, 24> kNames = {"tt_cutoffs",
                                                      "probcut",
                                                      "correction_history",
                                                      "node_time",
-                                                     "capture_history"};
+                                                     "capture_history",
+                                                     "history_pruning"};
 }
 
 std::span<const std::string_view> SearchOptions::technique_names() { return kNames; }
@@ -61,7 +62,8 @@ auto technique_fields(O& o) {
                     &o.probcut,
                     &o.correction_history,
                     &o.node_time,
-                    &o.capture_history};
+                    &o.capture_history,
+                    &o.history_pruning};
 }
 
 }  // namespace

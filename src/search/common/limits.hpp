@@ -37,7 +37,8 @@ struct SearchOptions {
   bool reverse_futility = true;   // static null move: eval - margin * depth >= beta at low depth
   bool late_move_pruning = true;  // skip late quiet moves at shallow non-PV nodes
   bool iir = true;                // internal iterative reduction: no TT move, one ply less
-  bool check_extension = true;    // extend moves that give check by one ply
+  bool check_extension = true;    // extend moves that give check by one ply (a game's engine
+                                  // may start with it off: default_options<G>)
   bool quiescence = true;         // captures-only search at the horizon
   // Issue 29's patches; each acts only where the game's SearchTraits supply what it needs
   // (chess does; see search/alphabeta/alphabeta.hpp).
@@ -49,6 +50,7 @@ struct SearchOptions {
   bool probcut = false;              // a capture beating beta + margin, reduced (off: WAC)
   bool correction_history = true;    // static eval corrected by pawn-structure history
   bool node_time = true;             // time: stop sooner when the best move took most nodes
+  bool history_pruning = true;       // skip quiets whose histories are far below zero
   bool capture_history = false;      // captures ordered by MVV-LVA and their cut-off history (off:
                                      // +14 [-2, +30] over 810 games, short of the SPRT)
   int multipv = 1;
@@ -68,7 +70,8 @@ struct SearchOptions {
     o.mvv_lva = o.killers = o.history = o.see = o.pvs = o.aspiration = o.null_move = o.lmr =
         o.reverse_futility = o.late_move_pruning = o.iir = o.check_extension =
             o.continuation_history = o.improving = o.futility = o.see_pruning = o.singular =
-                o.probcut = o.correction_history = o.node_time = o.capture_history = false;
+                o.probcut = o.correction_history = o.node_time = o.capture_history =
+                    o.history_pruning = false;
     return o;
   }
   // Switches a technique by name ("null_move", "lmr", ...); false when the name is unknown.
