@@ -38,9 +38,12 @@ for s in "${sections[@]}"; do
       summary "plain (M3 baseline)" "$("$kibitz" bench -v --depth "$depth" --plain)"
       summary "full (all techniques)" "$("$kibitz" bench -v --depth "$depth")"
       for t in mvv_lva killers history see pvs aspiration null_move lmr reverse_futility \
-               late_move_pruning iir check_extension; do
+               late_move_pruning iir; do
         summary "full without $t" "$("$kibitz" bench -v --depth "$depth" --disable "$t")"
       done
+      # Chess extends no checks by default (issue 29's ninth step): show it switched on.
+      summary "full with check_extension" \
+        "$("$kibitz" bench -v --depth "$depth" --option check_extension=true)"
       ;;
     depth)
       echo "## Depth reached in 1 s per bench position"
