@@ -42,7 +42,8 @@
 //   capture_index(s, m)               plus how often the same capture cut off before
 //   kHistoryPruneDepth / Scale        history pruning of shallow quiets (needs piece_to)
 // Tunables with defaults in DefaultSearchTraits: kNullMoveBase / DepthDivisor / EvalCap (the
-// null move's R); and kAspirationDelta, where a game overrides SearchOptions' first window.
+// null move's R). kAspirationDelta and kCheckExtension set the engine's starting options
+// (default_options<G>).
 // Template bodies are in alphabeta_impl.hpp, instantiated per game in src/engine/.
 #include <array>
 #include <atomic>
@@ -62,14 +63,16 @@
 
 namespace kibitz::search {
 
-// A game's engine starts from SearchOptions' defaults less what its traits turn off
+// A game's engine starts from SearchOptions' defaults with what its traits change
 // (kCheckExtension: chess measured better without extending checks, gomoku's "checks" are
-// fours and stay extended).
+// fours and stay extended; kAspirationDelta: the first window).
 template <class G>
 SearchOptions default_options() {
   SearchOptions o;
   if constexpr (requires { SearchTraits<G>::kCheckExtension; })
     o.check_extension = SearchTraits<G>::kCheckExtension;
+  if constexpr (requires { SearchTraits<G>::kAspirationDelta; })
+    o.aspiration_delta = SearchTraits<G>::kAspirationDelta;
   return o;
 }
 

@@ -483,9 +483,10 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     // Futility and SEE pruning, decided before the move is made (SEE needs the position
     // before it); a move that gives check is still searched.
     bool prune_unless_check = false;
+    int lmr_depth = 0;  // set where pruning applies: not in check, a move avoiding mate found
     if constexpr (!kRoot) {
       if (!in_check && best > -kMateBound) {
-        const int lmr_depth =
+        lmr_depth =
             std::max(0, depth - 1 - reductions_[std::min(depth, 63)][std::min(move_count, 63)]);
         if constexpr (requires { Traits::kFutilityBase; }) {
           if (options_.futility && quiet && lmr_depth <= Traits::kFutilityDepth &&
@@ -533,8 +534,7 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     // far below zero has kept failing here; it is skipped unless it gives check.
     if constexpr (!kRoot && requires { Traits::kHistoryPruneScale; }) {
       if (options_.history_pruning && quiet && !in_check && best > -kMateBound && use_cont() &&
-          depth - 1 - reductions_[std::min(depth, 63)][std::min(move_count, 63)] <=
-              Traits::kHistoryPruneDepth &&
+          lmr_depth <= Traits::kHistoryPruneDepth &&
           cont_stat < -Traits::kHistoryPruneScale * depth)
         prune_unless_check = true;
     }
@@ -776,7 +776,6 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
       Score alpha = -kInfinite, beta = kInfinite;
       const Score previous = root_moves_[pv_index_].previous;
       Score delta = options_.aspiration_delta;
-      if constexpr (requires { Traits::kAspirationDelta; }) delta = Traits::kAspirationDelta;
       if (options_.aspiration && depth >= options_.aspiration_min_depth && previous != -kInfinite &&
           !is_mate(previous)) {
         alpha = std::max(previous - delta, -kInfinite);
