@@ -141,6 +141,7 @@ struct PuzzleArgs {
   std::string file;
   std::string rule = "native";
   std::string kind = "vcf";
+  std::string solver = "id";
   int depth = 40;
   std::int64_t movetime = 10000;
   int limit = 0;
@@ -154,7 +155,9 @@ int run_puzzles(const PuzzleArgs& a) {
   if (!in) return report_error(fmt::format("cannot read '{}'", a.file));
   const auto kind = a.kind == "vct" ? search::ThreatKind::kVct : search::ThreatKind::kVcf;
   if (a.kind != "vcf" && a.kind != "vct") return report_error("--kind: vcf or vct", 2);
+  if (a.solver != "id" && a.solver != "pn") return report_error("--solver: id or pn", 2);
   search::ThreatSearch<gomoku::Position> threats(20);
+  search::ProofNumberSearch<gomoku::Position> pn_threats(20);
   std::vector<double> times;
   int solved = 0, total = 0, skipped = 0, line_no = 0;
   std::string line;
@@ -193,8 +196,11 @@ int run_puzzles(const PuzzleArgs& a) {
     ++total;
     TimeBudget budget(a.movetime, a.movetime);
     threats.clear();
+    pn_threats.clear();
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = threats.solve(*pos, kind, {.max_depth = a.depth, .budget = &budget});
+    const search::ThreatLimits limits{.max_depth = a.depth, .budget = &budget};
+    const auto r =
+        a.solver == "pn" ? pn_threats.solve(*pos, kind, limits) : threats.solve(*pos, kind, limits);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (r.win) {
@@ -216,6 +222,89 @@ int run_puzzles(const PuzzleArgs& a) {
   fmt::print("{} puzzles, {} solved ({} skipped as unplayable under the rule)\n", total, solved,
              skipped);
   fmt::print("solve time: median {:.3f} ms, max {:.3f} ms\n", median, max);
+  return 0;
+}
+
+struct TraceArgs {
+  std::string file;
+  std::string name = "kibitz";
+  std::int64_t movetime = 300;
+  int games = 0;
+  bool all = false;
+};
+
+// The games a named engine lost, move by move, read with the proof-number VCT: after each of
+// its moves, does the opponent (to move) win by continuous threats? At its first move after
+// which the answer is yes, how many of the moves it could have played instead keep the opponent
+// without one? Tells a loss made by the last move from one made earlier, while the threats were
+// still too deep to prove in the time a move has.
+int run_trace(const TraceArgs& a) {
+  std::ifstream in(a.file);
+  if (!in) return report_error(fmt::format("cannot read '{}'", a.file));
+  search::ProofNumberSearch<gomoku::Position> pn(21);
+  const auto vct = [&](const gomoku::Position& p, std::int64_t ms) {
+    gomoku::Position q = p;
+    TimeBudget budget(ms, ms);
+    return pn.solve(q, search::ThreatKind::kVct, {.max_depth = 30, .budget = &budget});
+  };
+  int traced = 0, line_no = 0, with_safe = 0;
+  std::vector<int> lead;  // plies from the first proven losing move to the end
+  for (std::string line; std::getline(in, line);) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (a.games && traced >= a.games) break;
+    auto g = gomoku::parse_games_log_line(line);
+    if (!g) return report_error(fmt::format("{}:{}: {}", a.file, line_no, g.error().message), 2);
+    const int seat = g->black == a.name ? 0 : g->white == a.name ? 1 : -1;
+    const bool lost = (seat == 0 && g->result == "0-1") || (seat == 1 && g->result == "1-0");
+    if (seat < 0 || (!lost && !a.all)) continue;
+    ++traced;
+    gomoku::Position pos({.size = g->size, .rule = gomoku::rule_from_gomocup_bits(g->rule_bits)});
+    std::string marks;
+    int first = -1;
+    for (std::size_t k = 0; k < g->moves.size() && !pos.is_terminal(); ++k) {
+      const auto [x, y] = g->moves[k];
+      const gomoku::Move m{static_cast<std::uint16_t>(gomoku::square_of(x, y))};
+      if (x < 0 || y < 0 || x >= g->size || y >= g->size || !pos.is_legal(m))
+        return report_error(fmt::format("{}:{}: move {} is not legal", a.file, line_no, k + 1), 2);
+      const bool ours =
+          static_cast<int>(k) >= g->opening_plies && static_cast<int>(pos.side_to_move()) == seat;
+      gomoku::Position after = pos;
+      after.apply(m);
+      if (ours && !after.is_terminal()) {
+        const auto r = vct(after, a.movetime);
+        marks += r.win ? 'L' : r.aborted ? '?' : '.';
+        if (r.win && first < 0) {
+          first = static_cast<int>(k);
+          MoveList<gomoku::Position> candidates;
+          pos.candidate_moves(candidates);
+          int safe = 0, unknown = 0;
+          for (const auto c : candidates) {
+            gomoku::Position q = pos;
+            q.apply(c);
+            const auto rc = q.is_terminal() ? search::ThreatResult<gomoku::Position>{}
+                                            : vct(q, std::max<std::int64_t>(1, a.movetime / 4));
+            if (!rc.win) ++(rc.aborted ? unknown : safe);
+          }
+          if (safe > 0) ++with_safe;
+          fmt::print(
+              "game {} ply {}: {} played {}; of {} moves {} keep the opponent without a "
+              "VCT, {} unknown\n",
+              line_no, k + 1, a.name, gomoku::to_text(m), candidates.size(), safe, unknown);
+        }
+      }
+      pos = after;
+    }
+    if (first >= 0) lead.push_back(static_cast<int>(g->moves.size()) - first);
+    fmt::print("game {} ({} as {}, {}): {} plies, first proven loss {} | {}\n", line_no, a.name,
+               seat == 0 ? "black" : "white", g->result, g->moves.size(),
+               first < 0 ? std::string("none") : fmt::format("at ply {}", first + 1), marks);
+  }
+  std::sort(lead.begin(), lead.end());
+  fmt::print(
+      "{} games; a proven loss in {} of them, a median {} plies before the end; {} with a "
+      "move that would have kept the opponent without a VCT\n",
+      traced, lead.size(), lead.empty() ? 0 : lead[lead.size() / 2], with_safe);
   return 0;
 }
 
@@ -389,9 +478,19 @@ Runner add_gomoku(CLI::App& root) {
       ->capture_default_str();
   z->add_option("--kind", puzzles->kind, "vcf or vct")->capture_default_str();
   z->add_option("--depth", puzzles->depth, "attacker moves")->capture_default_str();
+  z->add_option("--solver", puzzles->solver, "id (iterative deepening) or pn (proof-number search)")
+      ->capture_default_str();
   z->add_option("--movetime", puzzles->movetime, "ms per puzzle")->capture_default_str();
   z->add_option("--limit", puzzles->limit, "first N puzzles only");
   z->add_flag("--verbose,-v", puzzles->verbose, "a line per puzzle");
+  auto trace = std::make_shared<TraceArgs>();
+  auto* r = cmd->add_subcommand(
+      "trace", "the games an engine lost, read with the VCT after each of its moves");
+  r->add_option("games", trace->file, "a games log of the shared referee")->required();
+  r->add_option("--name", trace->name, "the engine's name in the log")->capture_default_str();
+  r->add_option("--movetime", trace->movetime, "ms for each VCT")->capture_default_str();
+  r->add_option("--games", trace->games, "the first N games traced only");
+  r->add_flag("--all", trace->all, "every game of the engine, not only its losses");
   auto tune = std::make_shared<TuneArgs>();
   auto* t = cmd->add_subcommand(
       "tune",
@@ -434,9 +533,10 @@ Runner add_gomoku(CLI::App& root) {
       "--movetime 40 --games 600 --records selfplay.sgf\n  kibitz gomoku tune selfplay.sgf "
       "--out w.json\n  python3 ../shared/tools/gomoku/gomocup_match.py ... --games-log "
       "games.txt\n  kibitz gomoku tune games.txt --out data/gomoku/eval-freestyle.json");
-  return [cmd, p, z, t, play, puzzles, tune] {
+  return [cmd, p, z, t, r, play, puzzles, tune, trace] {
     if (cmd->got_subcommand(p)) return run_play(*play);
     if (cmd->got_subcommand(t)) return run_tune(*tune);
+    if (cmd->got_subcommand(r)) return run_trace(*trace);
     return run_puzzles(*puzzles);
   };
 }

@@ -314,8 +314,8 @@ class GomokuAdapter {
       : engine_(hash_mb), hash_mb_(hash_mb) {
     engine_.set_options(options);
   }
-  // Hash, the pipeline's stages (threats, vct, defence, defence_vct) and each alpha-beta
-  // technique (true / false).
+  // Hash, the pipeline's stages (threats, vct, defence, defence_vct), the VCT solver (pn_vct)
+  // and each alpha-beta technique (true / false).
   std::vector<EngineOption> options() const {
     const auto& g = engine_.options();
     std::vector<EngineOption> o = {
@@ -327,7 +327,9 @@ class GomokuAdapter {
         {"defence", EngineOption::Type::kBool, g.defence, 0, 1,
          "stage 4: answers to the opponent's VCF"},
         {"defence_vct", EngineOption::Type::kBool, g.defence_vct, 0, 1,
-         "stage 4 against the opponent's VCT too"}};
+         "stage 4 against the opponent's VCT too"},
+        {"pn_vct", EngineOption::Type::kBool, g.pn_vct, 0, 1,
+         "VCT by proof-number search (off: by iterative deepening)"}};
     for (const auto name : search::SearchOptions::technique_names())
       o.push_back({std::string(name), EngineOption::Type::kBool, *g.search.get(name) ? 1 : 0, 0, 1,
                    "an alpha-beta technique"});
@@ -349,6 +351,8 @@ class GomokuAdapter {
       o.defence = on;
     else if (name == "defence_vct")
       o.defence_vct = on;
+    else if (name == "pn_vct")
+      o.pn_vct = on;
     else
       o.search.set(name, on);
     engine_.set_options(o);

@@ -40,6 +40,15 @@ void GomokuEngine::set_hash_mb(std::size_t mb) { alphabeta_.set_hash_mb(mb); }
 void GomokuEngine::new_game() {
   alphabeta_.new_game();
   threats_.clear();
+  pn_threats_.clear();
+}
+
+search::ThreatResult<Position> GomokuEngine::solve(Position& pos, search::ThreatKind kind,
+                                                   const TimeBudget& budget) {
+  if (kind == search::ThreatKind::kVct && options_.pn_vct)
+    return pn_threats_.solve(pos, kind, {.max_depth = options_.pn_vct_depth, .budget = &budget});
+  const int depth = kind == search::ThreatKind::kVcf ? options_.vcf_depth : options_.vct_depth;
+  return threats_.solve(pos, kind, {.max_depth = depth, .budget = &budget});
 }
 
 void GomokuEngine::stop() {
@@ -82,19 +91,17 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   std::vector<Move> searchmoves;
   if (options_.threats && forced.size() == 0) {
     // 2. VCF, 3. VCT for the side to move, each with its share of the move.
-    const auto attack = [&](search::ThreatKind kind, double share, int depth) {
+    const auto attack = [&](search::ThreatKind kind, double share) {
       TimeBudget b(slice(share), slice(share));
-      const auto r = threats_.solve(pos, kind, {.max_depth = depth, .budget = &b});
+      const auto r = solve(pos, kind, b);
       d.nodes += r.nodes;
       if (r.win) d.pv = r.line;
       return r;
     };
-    if (const auto r = attack(search::ThreatKind::kVcf, options_.vcf_share, options_.vcf_depth);
-        r.win)
+    if (const auto r = attack(search::ThreatKind::kVcf, options_.vcf_share); r.win)
       return finish(r.move, "vcf", search::mate_in(static_cast<int>(r.line.size())));
     if (options_.vct && !stop_requested_.load())
-      if (const auto r = attack(search::ThreatKind::kVct, options_.vct_share, options_.vct_depth);
-          r.win)
+      if (const auto r = attack(search::ThreatKind::kVct, options_.vct_share); r.win)
         return finish(r.move, "vct", search::mate_in(static_cast<int>(r.line.size())));
     // 4. Defence: would the opponent win by force if it were its turn?
     // The whole stage (the opponent's threat search and the check of our candidates) has its
@@ -104,13 +111,11 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
     if (options_.defence) pos.make_null(nu);
     TimeBudget b(slice(options_.vcf_share), slice(options_.vcf_share));
     auto kind = search::ThreatKind::kVcf;
-    auto threat = options_.defence
-                      ? threats_.solve(pos, kind, {.max_depth = options_.vcf_depth, .budget = &b})
-                      : search::ThreatResult<Position>{};
+    auto threat = options_.defence ? solve(pos, kind, b) : search::ThreatResult<Position>{};
     if (options_.defence && !threat.win && options_.vct && options_.defence_vct &&
         !b.soft_expired()) {
       kind = search::ThreatKind::kVct;
-      threat = threats_.solve(pos, kind, {.max_depth = options_.vct_depth, .budget = &b});
+      threat = solve(pos, kind, b);
     }
     if (options_.defence) pos.unmake_null(nu);
     d.nodes += threat.nodes;
@@ -134,11 +139,8 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
         Position::Undo u;
         pos.make(m, u);
         TimeBudget each(slice(0.02), slice(0.02));
-        const int depth =
-            kind == search::ThreatKind::kVcf ? options_.vcf_depth : options_.vct_depth;
-        const auto r = pos.is_terminal()
-                           ? search::ThreatResult<Position>{}
-                           : threats_.solve(pos, kind, {.max_depth = depth, .budget = &each});
+        const auto r =
+            pos.is_terminal() ? search::ThreatResult<Position>{} : solve(pos, kind, each);
         pos.unmake(m, u);
         d.nodes += r.nodes;
         if (!r.win) safe.push_back(m);  // an aborted check is no proof of a loss

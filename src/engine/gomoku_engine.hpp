@@ -18,6 +18,7 @@
 #include "engine/bench.hpp"
 #include "games/gomoku/position.hpp"
 #include "games/gomoku/search_traits.hpp"
+#include "search/threat/proof_number_search.hpp"
 #include "search/threat/threat_search.hpp"
 
 namespace kibitz::engine {
@@ -35,8 +36,10 @@ struct GomokuOptions {
   bool vct = true;           // stage 3 and the VCT half of stage 4
   bool defence = true;       // stage 4 against the opponent's VCF
   bool defence_vct = false;  // and against its VCT (measured weaker: see BENCHMARKS.md)
+  bool pn_vct = false;       // VCT by proof-number search (off: by iterative deepening)
   int vcf_depth = 40;        // attacker moves
-  int vct_depth = 10;
+  int vct_depth = 10;        // for the iterative deepening; the proof-number search: pn_vct_depth
+  int pn_vct_depth = 30;
   double vcf_share = 0.15;  // of the move's time, for our VCF; as much again for defence
   double vct_share = 0.20;
   double defence_share = 0.25;   // stage 4 in all
@@ -77,6 +80,10 @@ class GomokuEngine {
   GomokuOptions options_;
   AlphaBetaEngine<gomoku::Position> alphabeta_;
   search::ThreatSearch<gomoku::Position> threats_;
+  search::ProofNumberSearch<gomoku::Position> pn_threats_;
+  // One threat solve: VCT by proof-number search where pn_vct is set, else iterative deepening.
+  search::ThreatResult<gomoku::Position> solve(gomoku::Position& pos, search::ThreatKind kind,
+                                               const TimeBudget& budget);
   std::atomic<TimeBudget*> budget_{nullptr};
   std::atomic<bool> stop_requested_{false};
 };

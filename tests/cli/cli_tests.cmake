@@ -98,6 +98,19 @@ kibitz_cli_test(gomoku_tune_bad_games_log ARGS gomoku tune
   MATCH "^kibitz: error: [^\n]*gomoku_tune_bad_games_log.txt: line 2: move 3: h8 is not legal here\n$")
 kibitz_cli_test(gomoku_tune_bad_games_log_status WILL_FAIL ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_bad_games_log.txt)
+# gomoku trace: white ("kibitz") leaves black's open three h8-j8 unanswered with a3, after which
+# black wins by force (k8, an open four); of white's moves there only the two blocks, g8 and k8,
+# keep black without a VCT (white's two stones make no four). Its earlier moves lose nothing,
+# and after a4 black has its five. A malformed games log is one line naming it, status 2.
+kibitz_cli_test(gomoku_trace ARGS gomoku trace ${CMAKE_CURRENT_LIST_DIR}/gomoku_trace_games_log.txt
+  MATCH "game 1 ply 6: kibitz played a3; of [0-9]+ moves 2 keep the opponent without a VCT, 0 unknown\ngame 1 \\(kibitz as white, 1-0\\): 9 plies, first proven loss at ply 6 \\| \\.\\.LL\n1 games; a proven loss in 1 of them, a median 4 plies before the end; 1 with a move")
+kibitz_cli_test(gomoku_trace_bad_games_log ARGS gomoku trace
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_trace_bad_games_log.txt
+  MATCH "^kibitz: error: [^\n]*gomoku_trace_bad_games_log.txt:1: move 3 is not legal\n$")
+kibitz_cli_test(gomoku_trace_bad_games_log_status WILL_FAIL ARGS gomoku trace
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_trace_bad_games_log.txt)
+kibitz_cli_test(gomoku_trace_not_json ARGS gomoku trace ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
+  MATCH "^kibitz: error: [^\n]*tune_sample.txt:1: not a JSON object\n$")
 kibitz_cli_test(gomoku_eval_malformed ARGS gomocup --eval ${CMAKE_CURRENT_LIST_DIR}/tune_sample.txt
   MATCH "^kibitz: error: --eval: [^\n]*tune_sample.txt: gomoku eval weights: not JSON \\(byte 1\\)\n$")
 kibitz_cli_test(gomoku_eval_malformed_status WILL_FAIL ARGS gomocup --eval

@@ -1,6 +1,7 @@
 // VCF on the shared gomoku puzzle sets (lfz084/renju, renju rule; every puzzle is a forced
-// win by continuous fours for the side to move): the threat search must prove each one, and
-// its line must end in the attacker's win when replayed.
+// win by continuous fours for the side to move): each threat search (iterative deepening and
+// proof-number) must prove each one, as a VCF and as a VCT (a VCF is a VCT), and its line must
+// end in the attacker's win when replayed.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,15 +9,18 @@
 #include <string>
 
 #include "games/gomoku/position.hpp"
+#include "search/threat/proof_number_search.hpp"
 #include "search/threat/threat_search.hpp"
 #include "support/suites.hpp"
 
 namespace kibitz::gomoku {
 namespace {
 
-void check_puzzles(const std::string& path, int limit) {
+template <class Search = search::ThreatSearch<Position>>
+void check_puzzles(const std::string& path, int limit,
+                   search::ThreatKind kind = search::ThreatKind::kVcf) {
   std::ifstream in(path);
-  search::ThreatSearch<Position> threats(20);
+  Search threats(20);
   int n = 0, solved = 0;
   for (std::string line; std::getline(in, line) && n < limit;) {
     const auto j = nlohmann::json::parse(line);
@@ -31,8 +35,7 @@ void check_puzzles(const std::string& path, int limit) {
     ++n;
     TimeBudget budget(5000, 5000);
     threats.clear();
-    const auto r =
-        threats.solve(*pos, search::ThreatKind::kVcf, {.max_depth = 60, .budget = &budget});
+    const auto r = threats.solve(*pos, kind, {.max_depth = 60, .budget = &budget});
     EXPECT_TRUE(r.win) << j["id"] << (r.aborted ? " (out of time)" : "");
     if (!r.win) continue;
     ++solved;
@@ -56,6 +59,18 @@ TEST(GomokuPuzzles, BlackVcf) {
 TEST(GomokuPuzzles, WhiteVcf) {
   KIBITZ_REQUIRE_SUITE(path, "gomoku/puzzles/lfz084_white_vcf.jsonl");
   check_puzzles(path, 150);
+}
+
+using Pn = search::ProofNumberSearch<Position>;
+
+TEST(GomokuPuzzles, BlackVcfByProofNumbers) {
+  KIBITZ_REQUIRE_SUITE(path, "gomoku/puzzles/lfz084_black_vcf.jsonl");
+  check_puzzles<Pn>(path, 150);
+}
+
+TEST(GomokuPuzzles, WhiteVcfAsVctByProofNumbers) {
+  KIBITZ_REQUIRE_SUITE(path, "gomoku/puzzles/lfz084_white_vcf.jsonl");
+  check_puzzles<Pn>(path, 150, search::ThreatKind::kVct);
 }
 
 TEST(GomokuPuzzles, FourChase) {

@@ -187,6 +187,42 @@ Result<std::size_t> add_game_samples(int size, Rule rule, double black,
   return added;
 }
 
+Result<LoggedGame> parse_games_log_line(std::string_view line) {
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return fail("not a JSON object");
+  const auto text_of = [&](const char* key) -> std::string {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
+  };
+  const auto int_of = [&](const char* key, int fallback) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+  };
+  LoggedGame g;
+  g.size = int_of("board", 15);
+  g.rule_bits = int_of("rule", 0);
+  g.black = text_of("black");
+  g.white = text_of("white");
+  g.result = text_of("result");
+  for (const char* key : {"opening", "moves"}) {
+    const std::string field = text_of(key);
+    std::size_t i = 0;
+    while (i < field.size()) {
+      const char c = field[i];
+      std::size_t k = i + 1;
+      int number = 0;
+      while (k < field.size() && k < i + 3 && field[k] >= '0' && field[k] <= '9')
+        number = number * 10 + (field[k++] - '0');
+      if (c < 'a' || c > 'z' || k == i + 1)
+        return fail("\"{}\" is not a list of points like h8i7 (character {})", key, i + 1);
+      g.moves.emplace_back(c - 'a', number - 1);
+      i = k;
+    }
+    if (std::string_view(key) == "opening") g.opening_plies = static_cast<int>(g.moves.size());
+  }
+  return g;
+}
+
 Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
                                    std::vector<TuneSample>& out, std::size_t& games) {
   std::size_t added = 0, line_no = 0;
@@ -196,43 +232,17 @@ Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_pl
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return fail("line {}: not a JSON object", line_no);
-    const auto text_of = [&](const char* key) -> std::string {
-      const auto it = j.find(key);
-      return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
-    };
-    const auto int_of = [&](const char* key, int fallback) {
-      const auto it = j.find(key);
-      return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
-    };
-    const int size = int_of("board", 15);
-    if (rule_from_gomocup_bits(int_of("rule", 0)) != rule || size < 15 || size > kMaxSize) continue;
-    const std::string result = text_of("result");
+    auto g = parse_games_log_line(line);
+    if (!g) return fail("line {}: {}", line_no, g.error().message);
+    if (rule_from_gomocup_bits(g->rule_bits) != rule || g->size < 15 || g->size > kMaxSize)
+      continue;
     // The referee writes a draw as "1/2"; PGN's "1/2-1/2" is read as well.
-    const double black = result == "1-0"                          ? 1
-                         : result == "0-1"                        ? 0
-                         : result == "1/2" || result == "1/2-1/2" ? 0.5
-                                                                  : -1;
+    const double black = g->result == "1-0"                             ? 1
+                         : g->result == "0-1"                           ? 0
+                         : g->result == "1/2" || g->result == "1/2-1/2" ? 0.5
+                                                                        : -1;
     if (black < 0) continue;
-    std::vector<std::pair<int, int>> moves;
-    for (const char* key : {"opening", "moves"}) {
-      const std::string field = text_of(key);
-      std::size_t i = 0;
-      while (i < field.size()) {
-        const char c = field[i];
-        std::size_t k = i + 1;
-        int number = 0;
-        while (k < field.size() && k < i + 3 && field[k] >= '0' && field[k] <= '9')
-          number = number * 10 + (field[k++] - '0');
-        if (c < 'a' || c > 'z' || k == i + 1)
-          return fail("line {}: \"{}\" is not a list of points like h8i7 (character {})", line_no,
-                      key, i + 1);
-        moves.emplace_back(c - 'a', number - 1);
-        i = k;
-      }
-    }
-    auto n = add_game_samples(size, rule, black, moves, skip_plies, out);
+    auto n = add_game_samples(g->size, rule, black, g->moves, skip_plies, out);
     if (!n) return fail("line {}: {}", line_no, n.error().message);
     if (*n > 0) ++games;
     added += *n;

@@ -85,4 +85,16 @@ Result<std::size_t> add_game_samples(int size, Rule rule, double black,
 Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
                                    std::vector<TuneSample>& out, std::size_t& games);
 
+// One line of that log: the board, the rule's bits, the players, the result text, how many of
+// the points are the opening, and every point (x, y) in order, opening first. A malformed line
+// is a one-line error.
+struct LoggedGame {
+  int size = 15;
+  int rule_bits = 0;
+  std::string black, white, result;
+  int opening_plies = 0;
+  std::vector<std::pair<int, int>> moves;
+};
+Result<LoggedGame> parse_games_log_line(std::string_view line);
+
 }  // namespace kibitz::gomoku

@@ -32,6 +32,34 @@ struct ThreatLimits {
   const TimeBudget* budget = nullptr;
 };
 
+// One solve's node count and limits, for both threat searches (this one and proof_number_search).
+class ThreatBudget {
+ public:
+  void start(const ThreatLimits& limits) {
+    limits_ = limits;
+    nodes_ = 0;
+    aborted_ = false;
+  }
+  // Counts a node; true once a limit is reached, and from then on. Called at every node, right
+  // after the count, so TimeBudget::poll sees every multiple of its interval (checking only at
+  // some kinds of node let a 20 ms share run 158 ms).
+  bool step() {
+    ++nodes_;
+    if (aborted_) return true;
+    if (limits_.max_nodes && nodes_ >= limits_.max_nodes) aborted_ = true;
+    if (limits_.budget && limits_.budget->poll(nodes_, kPollNodes)) aborted_ = true;
+    return aborted_;
+  }
+  bool aborted() const { return aborted_; }
+  std::uint64_t nodes() const { return nodes_; }
+
+ private:
+  static constexpr std::uint64_t kPollNodes = 256;
+  ThreatLimits limits_;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+};
+
 template <class G>
 struct ThreatResult {
   bool win = false;
@@ -54,21 +82,19 @@ class ThreatSearch {
   // Does the side to move of `s` win by kind? `s` is restored on return.
   ThreatResult<G> solve(G& s, ThreatKind kind, const ThreatLimits& limits) {
     kind_ = kind;
-    limits_ = limits;
-    nodes_ = 0;
-    aborted_ = false;
+    budget_.start(limits);
     ThreatResult<G> r;
     // Iterative deepening: short wins first, and cheap failures fill the cache.
-    for (int depth = 1; depth <= limits.max_depth && !aborted_; ++depth) {
+    for (int depth = 1; depth <= limits.max_depth && !budget_.aborted(); ++depth) {
       Move best = Move::none();
-      if (attack(s, depth, &best) && !aborted_) {
+      if (attack(s, depth, &best) && !budget_.aborted()) {
         r.win = true;
         r.move = best;
         break;
       }
     }
-    r.nodes = nodes_;
-    r.aborted = aborted_ && !r.win;
+    r.nodes = budget_.nodes();
+    r.aborted = budget_.aborted() && !r.win;
     if (r.win) r.line = principal_line(s, r.move);
     return r;
   }
@@ -84,20 +110,9 @@ class ThreatSearch {
 
   Entry& slot(std::uint64_t key) { return table_[key & (table_.size() - 1)]; }
 
-  // Called once per node, right after the count, so TimeBudget::poll sees every multiple of
-  // its interval (checking only at some kinds of node let a 20 ms share run 158 ms).
-  static constexpr std::uint64_t kPollNodes = 256;
-  bool out_of_budget() {
-    if (aborted_) return true;
-    if (limits_.max_nodes && nodes_ >= limits_.max_nodes) aborted_ = true;
-    if (limits_.budget && limits_.budget->poll(nodes_, kPollNodes)) aborted_ = true;
-    return aborted_;
-  }
-
   // Side to move attacks. `best` receives the winning move at the root.
   bool attack(G& s, int depth, Move* best = nullptr) {
-    ++nodes_;
-    const bool out = out_of_budget();
+    const bool out = budget_.step();
     if (const Move w = s.winning_move()) {
       if (best) *best = w;
       store(s.hash(), w, 0, true);
@@ -135,7 +150,7 @@ class ThreatSearch {
       s.make(m, u);
       const bool won = s.is_terminal() ? s.winner() == me : defend(s, depth);
       s.unmake(m, u);
-      if (aborted_) return false;
+      if (budget_.aborted()) return false;
       if (won) {
         if (best) *best = m;
         store(key, m, depth, true);
@@ -148,8 +163,7 @@ class ThreatSearch {
 
   // Side to move defends against the attacker (the opponent).
   bool defend(G& s, int depth) {
-    ++nodes_;
-    if (out_of_budget()) return false;
+    if (budget_.step()) return false;
     if (s.winning_move()) return false;  // the defender wins first
     const bool five_threat = s.opponent_can_win();
     if (!five_threat && kind_ == ThreatKind::kVcf) return false;
@@ -162,7 +176,7 @@ class ThreatSearch {
       s.make(m, u);
       const bool lost = s.is_terminal() ? s.winner() == attacker : attack(s, depth - 1);
       s.unmake(m, u);
-      if (!lost || aborted_) return false;
+      if (!lost || budget_.aborted()) return false;
     }
     return true;
   }
@@ -216,9 +230,7 @@ class ThreatSearch {
 
   std::vector<Entry> table_;
   ThreatKind kind_ = ThreatKind::kVcf;
-  ThreatLimits limits_;
-  std::uint64_t nodes_ = 0;
-  bool aborted_ = false;
+  ThreatBudget budget_;
 };
 
 }  // namespace kibitz::search

@@ -9,6 +9,7 @@
 
 #include "core/rng.hpp"
 #include "core/zobrist.hpp"
+#include "search/threat/proof_number_search.hpp"
 #include "search/threat/threat_search.hpp"
 
 namespace kibitz::search {
@@ -143,11 +144,11 @@ int solve(G& s, std::unordered_map<std::uint64_t, int>& memo) {
   return best;
 }
 
-template <class G>
+template <class G, template <class> class Search = ThreatSearch>
 void check_random_positions(int positions, std::uint64_t seed, int& wins_found) {
   Rng rng(seed);
   std::unordered_map<std::uint64_t, int> memo;
-  ThreatSearch<G> search(12);
+  Search<G> search(12);
   for (int p = 0; p < positions; ++p) {
     G s;
     const int plies = static_cast<int>(rng.below(G::kMaxMoves - 2));
@@ -186,6 +187,75 @@ TEST(ThreatSearch, ClaimedWinsAreRealOnFourByFourThreeInARow) {
   int found = 0;
   check_random_positions<Mnk<4, 3>>(300, 2, found);
   EXPECT_GT(found, 50);
+}
+
+TEST(ProofNumberSearch, ClaimedWinsAreRealOnTicTacToe) {
+  int found = 0;
+  check_random_positions<Mnk<3, 3>, ProofNumberSearch>(400, 1, found);
+  EXPECT_GT(found, 20);
+}
+
+TEST(ProofNumberSearch, ClaimedWinsAreRealOnFourByFourThreeInARow) {
+  int found = 0;
+  check_random_positions<Mnk<4, 3>, ProofNumberSearch>(300, 2, found);
+  EXPECT_GT(found, 50);
+}
+
+// Both searches are complete within the depth cap: on random positions (5x5, four in a row,
+// where threat lines run several moves) each proves exactly the wins the other proves, and
+// the proof-number search's table, kept across solves, changes no answer.
+TEST(ProofNumberSearch, AgreesWithIterativeDeepening) {
+  using T = Mnk<5, 4>;
+  Rng rng(7);
+  ThreatSearch<T> id(14);
+  ProofNumberSearch<T> pn(14);
+  int wins = 0, compared = 0;
+  for (int p = 0; p < 300; ++p) {
+    T s;
+    const int plies = static_cast<int>(rng.below(14));
+    for (int i = 0; i < plies && !s.is_terminal(); ++i) {
+      MoveList<T> moves;
+      s.legal_moves(moves);
+      T t = s;
+      t.apply(moves[rng.below(moves.size())]);
+      if (t.is_terminal()) break;
+      s = t;
+    }
+    if (s.is_terminal()) continue;
+    for (auto kind : {ThreatKind::kVcf, ThreatKind::kVct}) {
+      const auto a = id.solve(s, kind, {.max_depth = 12});
+      const auto b = pn.solve(s, kind, {.max_depth = 12});
+      ASSERT_FALSE(a.aborted || b.aborted);
+      ASSERT_EQ(a.win, b.win) << "position " << p << " kind " << static_cast<int>(kind);
+      ++compared;
+      if (!b.win) continue;
+      ++wins;
+      ASSERT_FALSE(b.line.empty());
+      EXPECT_EQ(b.line[0], b.move);
+      // The line ends in the attacker's win when replayed.
+      T r = s;
+      for (auto m : b.line) r.apply(m);
+      EXPECT_TRUE(r.is_terminal() && r.winner() == s.current_player());
+    }
+  }
+  EXPECT_GT(compared, 400);
+  EXPECT_GT(wins, 30);
+}
+
+TEST(ProofNumberSearch, FindsAForkAndStopsAtItsLimits) {
+  using T = Mnk<3, 3>;
+  T s;
+  for (int c : {0, 4, 8, 2}) s.apply(T::Move{static_cast<std::uint16_t>(c + 1)});
+  ProofNumberSearch<T> search(10);
+  const auto r = search.solve(s, ThreatKind::kVcf, {.max_depth = 4});
+  ASSERT_TRUE(r.win);
+  EXPECT_EQ(r.move.v - 1, 6);
+  EXPECT_GE(r.line.size(), 3u);
+  Mnk<4, 3> t;
+  t.apply(Mnk<4, 3>::Move{6});
+  ProofNumberSearch<Mnk<4, 3>> small(10);
+  const auto limited = small.solve(t, ThreatKind::kVct, {.max_depth = 6, .max_nodes = 3});
+  EXPECT_LE(limited.nodes, 10u);
 }
 
 TEST(ThreatSearch, FindsAFork) {
