@@ -144,22 +144,30 @@ int solve(G& s, std::unordered_map<std::uint64_t, int>& memo) {
   return best;
 }
 
+// A position after fewer than `max_plies` random moves, stopping before any move that would end
+// the game.
+template <class G>
+G random_position(Rng& rng, std::uint64_t max_plies) {
+  G s;
+  const int plies = static_cast<int>(rng.below(max_plies));
+  for (int i = 0; i < plies && !s.is_terminal(); ++i) {
+    MoveList<G> moves;
+    s.legal_moves(moves);
+    G t = s;
+    t.apply(moves[rng.below(moves.size())]);
+    if (t.is_terminal()) break;
+    s = t;
+  }
+  return s;
+}
+
 template <class G, template <class> class Search = ThreatSearch>
 void check_random_positions(int positions, std::uint64_t seed, int& wins_found) {
   Rng rng(seed);
   std::unordered_map<std::uint64_t, int> memo;
   Search<G> search(12);
   for (int p = 0; p < positions; ++p) {
-    G s;
-    const int plies = static_cast<int>(rng.below(G::kMaxMoves - 2));
-    for (int i = 0; i < plies && !s.is_terminal(); ++i) {
-      MoveList<G> moves;
-      s.legal_moves(moves);
-      G t = s;
-      t.apply(moves[rng.below(moves.size())]);
-      if (t.is_terminal()) break;
-      s = t;
-    }
+    G s = random_position<G>(rng, G::kMaxMoves - 2);
     if (s.is_terminal()) continue;
     for (auto kind : {ThreatKind::kVcf, ThreatKind::kVct}) {
       const auto r = search.solve(s, kind, {.max_depth = 8});
@@ -211,16 +219,7 @@ TEST(ProofNumberSearch, AgreesWithIterativeDeepening) {
   ProofNumberSearch<T> pn(14);
   int wins = 0, compared = 0;
   for (int p = 0; p < 300; ++p) {
-    T s;
-    const int plies = static_cast<int>(rng.below(14));
-    for (int i = 0; i < plies && !s.is_terminal(); ++i) {
-      MoveList<T> moves;
-      s.legal_moves(moves);
-      T t = s;
-      t.apply(moves[rng.below(moves.size())]);
-      if (t.is_terminal()) break;
-      s = t;
-    }
+    T s = random_position<T>(rng, 14);
     if (s.is_terminal()) continue;
     for (auto kind : {ThreatKind::kVcf, ThreatKind::kVct}) {
       const auto a = id.solve(s, kind, {.max_depth = 12});
