@@ -196,6 +196,11 @@ class Position {
   // has no point at all where it would make a four or a five, so it can neither block both
   // ends nor gain a tempo. Not under the capture rule (a capture can break a four).
   Move sure_win_move() const;
+  // How many answers the opponent will have to the side to move's threat m, guessed from the
+  // pattern state without playing it (the proof-number search's first proof number of a
+  // threat): 1 after a four, and after a free three its usual three blocks plus every point
+  // where the opponent can make a four. At least 1.
+  int answers_estimate(Move m) const;
   // The opponent of the side to move has a move that wins at once (a four on the board).
   bool opponent_can_win() const;
   // The opponent of the side to move could make an open four (or a double four) next: it

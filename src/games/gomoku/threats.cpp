@@ -145,6 +145,16 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
   return out.size();
 }
 
+int Position::answers_estimate(Move m) const {
+  const int t = summary_threat(summary_[side_][m.sq]);
+  if (t >= static_cast<int>(Threat::kFour)) return 1;
+  const auto& n = count_[opponent(side_)];
+  const int counter_fours = n[static_cast<int>(Threat::kFour)] +
+                            n[static_cast<int>(Threat::kFourThree)] +
+                            n[static_cast<int>(Threat::kFlexFour)];
+  return 3 + counter_fours;
+}
+
 std::size_t Position::threat_moves(MoveList<Position>& out) const {
   out.clear();
   if (is_terminal()) return 0;

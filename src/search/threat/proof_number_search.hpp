@@ -11,6 +11,10 @@
 // iterative deepening over every threat and every answer does not (gomoku: the wins a peer
 // engine announces 10+ attacker moves deep). Children are counted when their parent is
 // expanded: a threat's initial proof number is the number of answers the defender has to it.
+// A game may instead guess that number without playing the threat (optional
+// `answers_estimate(move)`, at least 1; gomoku's reads its pattern state): the children are then
+// not played until entered, which made gomoku's nodes several times cheaper and proved more of
+// the puzzle sets in the same time (BENCHMARKS.md, issue 23, sixteenth step).
 //
 // Proof numbers do not see length, so a search with room for 30 attacker moves can spend its
 // budget down a long line of fours while a win in three waits; the depth cap is therefore raised
@@ -192,6 +196,11 @@ class ProofNumberSearch {
       const Entry* e = find(key);
       return e ? Value{e->pn, e->dn} : Value{};
     }
+    // A node met before (a transposition, or a threat whose numbers were only guessed):
+    // settled, or already past what this descent may spend on it.
+    if (const Entry* e = find(key);
+        e && (e->pn == 0 || e->dn == 0 || e->pn >= th_pn || e->dn >= th_dn))
+      return {e->pn, e->dn};
     MoveList<G> moves;
     const Leaf leaf = classify(s, attacker_to_move, depth, moves);
     if (leaf.decided) {
@@ -199,6 +208,9 @@ class ProofNumberSearch {
       return leaf.v;
     }
     // The children's numbers: from the table, or counted now (decided ones settled at once).
+    // A game that can guess a threat's answers without playing it (answers_estimate) spares
+    // each node a move and a scan of the board per child: a threat starts at the guess, an
+    // answer at 1 / 1, and a child's real numbers come when it is entered (most never are).
     const std::size_t base = children_.size();
     const std::size_t n = moves.size();
     children_.resize(base + n);
@@ -206,6 +218,11 @@ class ProofNumberSearch {
     for (std::size_t i = 0; i < n; ++i) {
       Child& c = children_[base + i];
       c.move = moves[i];
+      if constexpr (requires { s.answers_estimate(c.move); }) {
+        c.v =
+            attacker_to_move ? Value{static_cast<Num>(s.answers_estimate(c.move)), 1} : Value{1, 1};
+        continue;
+      }
       typename G::Undo u;
       s.make(c.move, u);
       const std::uint64_t child_key = key_of(s, child_depth);

@@ -1,12 +1,14 @@
 // Threat queries on small hand-built positions: the answers to a five threat, to an open
 // three, counter-fours, and the moves that make fours and threes; the sure open four and the
-// quiescence's narrow VCF against brute force and the full threat search on random games.
+// quiescence's narrow VCF against brute force and the full threat search on random games; the
+// proof-number search's guessed answers and its agreement with the iterative deepening.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "core/rng.hpp"
 #include "games/gomoku/search_traits.hpp"
+#include "search/threat/proof_number_search.hpp"
 #include "search/threat/threat_search.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
@@ -261,6 +263,77 @@ TEST(GomokuThreats, NarrowVcfClaimsAreProvenByTheThreatSearch) {
     ASSERT_TRUE(r.win) << plies << " plies claimed\n" << p.to_string();
   });
   EXPECT_GT(claims, 50);
+}
+
+// The proof-number search's guess of a threat's answers: one after a four, and after a free
+// three its three usual blocks plus the defender's own four points.
+TEST(GomokuThreats, AnswersEstimateOnHandBuiltPositions) {
+  // Black's g8 h8 i8: f8 or j8 makes an open four (guessed as a four, one answer).
+  Position three = setup({}, {"XXX"}, kBlack, 6, 7);
+  EXPECT_EQ(three.answers_estimate(at(9, 7)), 1);
+  // Black's open two g8 h8: f8 makes a free three; white has no four to make.
+  Position two = setup({}, {"XX"}, kBlack, 6, 7);
+  EXPECT_EQ(two.answers_estimate(at(5, 7)), 3);
+  // White's a1 b1 c1 against the edge: d1 and e1 would be its counter-fours.
+  Position counter = setup({}, {"OOO", "", "", "", "", "", "", "......XX"}, kBlack, 0, 0);
+  EXPECT_EQ(counter.answers_estimate(at(5, 7)), 5);
+}
+
+// After a four with a single five point the guess (1) is the true number of answers, unless
+// a side had a four on the board before it or the defender has a five of its own after it
+// (or is renju black, forbidden the block).
+TEST(GomokuThreats, AnswersEstimateOfAFourIsExact) {
+  int fours = 0;
+  for_random_positions(53, 40, [&](const Position& p) {
+    if (p.opponent_can_win() || p.winning_move()) return;  // a four already on the board
+    MoveList<Position> moves;
+    p.four_moves(moves);
+    for (const Move m : moves) {
+      const Threat t = p.threat(m.sq, p.side_to_move());
+      if (t != Threat::kFour && t != Threat::kFourThree) continue;
+      Position q = p;
+      q.apply(m);
+      if (q.is_terminal() || q.winning_move()) continue;
+      MoveList<Position> answers;
+      q.defence_moves(answers);
+      ASSERT_EQ(p.answers_estimate(m), 1);
+      // Renju black may be forbidden the block, and then has no answer at all.
+      if (p.rule() == Rule::kRenju && q.side_to_move() == kBlack)
+        ASSERT_LE(answers.size(), 1u) << p.to_string();
+      else
+        ASSERT_EQ(answers.size(), 1u) << p.to_string();
+      ++fours;
+    }
+  });
+  EXPECT_GT(fours, 200);
+}
+
+// With the guessed first proof numbers the proof-number search still searches the whole tree
+// to its cap: on random positions it proves exactly what the iterative deepening proves, to
+// the same number of attacker moves, and each proven line replays to the attacker's five.
+TEST(GomokuThreats, ProofNumbersAgreeWithTheIterativeDeepening) {
+  search::ThreatSearch<Position> id(16);
+  search::ProofNumberSearch<Position> pn(16);
+  int compared = 0, wins = 0;
+  for_random_positions(59, 12, [&](const Position& p) {
+    if (p.is_terminal()) return;
+    for (const auto kind : {search::ThreatKind::kVcf, search::ThreatKind::kVct}) {
+      Position a = p, b = p;
+      const auto x = id.solve(a, kind, {.max_depth = 3});
+      const auto y = pn.solve(b, kind, {.max_depth = 3});
+      ASSERT_FALSE(x.aborted || y.aborted);
+      ASSERT_EQ(b, p) << "the position was not restored";
+      ASSERT_EQ(x.win, y.win) << "kind " << static_cast<int>(kind) << "\n" << p.to_string();
+      ++compared;
+      if (!y.win) continue;
+      ++wins;
+      Position r = p;
+      for (const Move m : y.line) r.apply(m);
+      EXPECT_TRUE(r.is_terminal() && r.winner() == p.side_to_move()) << p.to_string();
+    }
+  });
+  EXPECT_GT(compared, 1000);
+  EXPECT_GT(wins, 100);
 }
 
 }  // namespace

@@ -15,7 +15,9 @@
 namespace kibitz::search {
 namespace {
 
-template <int N, int K>
+// Guess: the game offers answers_estimate(), a deliberately poor guess of a threat's answers,
+// which the proof-number search then uses as first proof numbers; its answers must not change.
+template <int N, int K, bool Guess = false>
 class Mnk {
  public:
   struct Move {
@@ -82,6 +84,7 @@ class Mnk {
     return out.size();
   }
   std::size_t threat_moves(MoveList<Mnk>& out) const { return four_moves(out); }
+  int answers_estimate(Move m) const requires Guess { return 1 + m.v % 3; }
   std::size_t defence_moves(MoveList<Mnk>& out) const {
     out.clear();
     for (int c = 0; c < N * N; ++c)
@@ -212,8 +215,8 @@ TEST(ProofNumberSearch, ClaimedWinsAreRealOnFourByFourThreeInARow) {
 // Both searches are complete within the depth cap: on random positions (5x5, four in a row,
 // where threat lines run several moves) each proves exactly the wins the other proves, and
 // the proof-number search's table, kept across solves, changes no answer.
-TEST(ProofNumberSearch, AgreesWithIterativeDeepening) {
-  using T = Mnk<5, 4>;
+template <class T>
+void check_agreement() {
   Rng rng(7);
   ThreatSearch<T> id(14);
   ProofNumberSearch<T> pn(14);
@@ -239,6 +242,19 @@ TEST(ProofNumberSearch, AgreesWithIterativeDeepening) {
   }
   EXPECT_GT(compared, 400);
   EXPECT_GT(wins, 30);
+}
+
+TEST(ProofNumberSearch, AgreesWithIterativeDeepening) { check_agreement<Mnk<5, 4>>(); }
+
+// The same with first proof numbers guessed instead of counted.
+TEST(ProofNumberSearch, AgreesWithIterativeDeepeningOnGuessedNumbers) {
+  check_agreement<Mnk<5, 4, true>>();
+}
+
+TEST(ProofNumberSearch, ClaimedWinsAreRealOnGuessedNumbers) {
+  int found = 0;
+  check_random_positions<Mnk<4, 3, true>, ProofNumberSearch>(300, 2, found);
+  EXPECT_GT(found, 50);
 }
 
 TEST(ProofNumberSearch, FindsAForkAndStopsAtItsLimits) {
