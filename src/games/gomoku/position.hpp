@@ -269,6 +269,12 @@ class Position {
   static constexpr int kFlaggedBucket = 10;  // count_ index for flagged points
 
   bool on_board(int sq) const { return sq > 0 && sq < kSquares && board_[sq] != kWall; }
+  // Points where c makes a four (closed, with a free three, or open / double), flagged aside.
+  int four_points(Color c) const {
+    return count_[c][static_cast<int>(Threat::kFour)] +
+           count_[c][static_cast<int>(Threat::kFourThree)] +
+           count_[c][static_cast<int>(Threat::kFlexFour)];
+  }
   // The first and last points of the board: scans of the points run between them (the wall
   // cells in between are never empty), not over the padded array of the largest board.
   int first_point() const { return square_of(0, 0); }

@@ -104,10 +104,7 @@ Move Position::sure_win_move() const {
   const auto& theirs = count_[o];
   if (mine[static_cast<int>(Threat::kFlexFour)] == 0) return Move::none();
   // A flagged point of the opponent's might be a four it is allowed to play: not certain.
-  if (theirs[static_cast<int>(Threat::kFour)] + theirs[static_cast<int>(Threat::kFourThree)] +
-          theirs[static_cast<int>(Threat::kFlexFour)] + theirs[static_cast<int>(Threat::kFive)] +
-          theirs[kFlaggedBucket] !=
-      0)
+  if (four_points(o) + theirs[static_cast<int>(Threat::kFive)] + theirs[kFlaggedBucket] != 0)
     return Move::none();
   for (int sq = first_point(); sq <= last_point(); ++sq)
     if (board_[sq] == kEmpty && !(summary_[c][sq] & kFlagged) &&
@@ -127,11 +124,7 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
   const Color c = side_;
   // Nothing to find without a five, four or flagged (maybe forbidden) point.
   const auto& n = count_[c];
-  if (n[static_cast<int>(Threat::kFive)] + n[static_cast<int>(Threat::kFour)] +
-          n[static_cast<int>(Threat::kFourThree)] + n[static_cast<int>(Threat::kFlexFour)] +
-          n[kFlaggedBucket] ==
-      0)
-    return 0;
+  if (n[static_cast<int>(Threat::kFive)] + four_points(c) + n[kFlaggedBucket] == 0) return 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (int sq = first_point(); sq <= last_point(); ++sq) {
       if (board_[sq] != kEmpty) continue;
@@ -148,11 +141,7 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
 int Position::answers_estimate(Move m) const {
   const int t = summary_threat(summary_[side_][m.sq]);
   if (t >= static_cast<int>(Threat::kFour)) return 1;
-  const auto& n = count_[opponent(side_)];
-  const int counter_fours = n[static_cast<int>(Threat::kFour)] +
-                            n[static_cast<int>(Threat::kFourThree)] +
-                            n[static_cast<int>(Threat::kFlexFour)];
-  return 3 + counter_fours;
+  return 3 + four_points(opponent(side_));
 }
 
 std::size_t Position::threat_moves(MoveList<Position>& out) const {
@@ -394,9 +383,7 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     }
   }
   const auto& mine = count_[c];
-  const bool counter_fours = mine[kFour] + mine[static_cast<int>(Threat::kFourThree)] +
-                                 mine[kFlexFour] + mine[kFive] + mine[kFlaggedBucket] >
-                             0;
+  const bool counter_fours = four_points(c) + mine[kFive] + mine[kFlaggedBucket] > 0;
   if (counter_fours) {
     for (int sq = first_point(); sq <= last_point(); ++sq) consider(sq, near_threat[sq] != 0);
   } else {
