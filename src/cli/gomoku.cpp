@@ -308,6 +308,9 @@ int run_trace(const TraceArgs& a) {
   return 0;
 }
 
+// Labels are clamped to this (a mate score would only saturate the sigmoid further).
+constexpr int kLabelCap = 9000;
+
 struct TuneArgs {
   std::vector<std::string> files;
   std::string rule = "freestyle";
@@ -318,12 +321,15 @@ struct TuneArgs {
   double k = 0;
   std::vector<std::string> fit;         // groups of weights fitted (default: all)
   std::vector<std::string> validation;  // records only measured, never fitted
+  int label_depth = 0;                  // > 0: each position labelled by a search this deep
+  double label_weight = 0.5;            // the label's share of the target (with label_depth)
 };
 
 // One SGF game record (GM[4], as kibitz match --records writes). A record of another size or
 // rule, or without a decided or drawn result, adds nothing; a malformed one is an error.
 Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rule, int skip_plies,
-                                       std::vector<gomoku::TuneSample>& out) {
+                                       std::vector<gomoku::TuneSample>& out,
+                                       const gomoku::SampleLabeler* label) {
   const auto line = tree.main_line();
   const go::SgfNode& root = tree.nodes[static_cast<std::size_t>(line.front())];
   const auto prop = [&](std::string_view id) -> std::string {
@@ -362,7 +368,7 @@ Result<std::size_t> add_record_samples(const go::SgfTree& tree, gomoku::Rule rul
       moves.emplace_back(v[0] - 'a', v[1] - 'a');
     }
   }
-  return gomoku::add_game_samples(size, rule, black, moves, skip_plies, out);
+  return gomoku::add_game_samples(size, rule, black, moves, skip_plies, out, label);
 }
 
 int run_tune(const TuneArgs& a) {
@@ -376,6 +382,23 @@ int run_tune(const TuneArgs& a) {
     if (!w) return report_error(fmt::format("--from: {}", w.error().message), 2);
     start = *w;
   }
+  // With --label-depth, the engine's alpha-beta at that depth labels every position (the
+  // compiled-in or --from weights: they are what the search evaluates with). The table is
+  // cleared for each, so a label depends on its position only, not on the order of the files.
+  engine::AlphaBetaEngine<gomoku::Position> labeller(4);
+  std::size_t labelled = 0;
+  if (a.label_depth > 0) gomoku::set_eval_weights(*rule, start);  // positions built from now on
+  const gomoku::SampleLabeler label = [&](const gomoku::Position& pos) {
+    labeller.new_game();
+    engine::GoParams params;
+    params.limits.depth = a.label_depth;
+    const auto r = labeller.search(pos, params);
+    ++labelled;
+    if (labelled % 1000 == 0) fmt::print(stderr, "labelled {} positions\n", labelled);
+    // A proven win or loss is the evaluation's extreme: sigmoid makes it a certainty either way.
+    return static_cast<double>(std::clamp<int>(r.score, -kLabelCap, kLabelCap));
+  };
+  const gomoku::SampleLabeler* labels = a.label_depth > 0 ? &label : nullptr;
   // A games log of the shared referee (JSON lines) or SGF records; the error names the file.
   const auto read = [&](const std::string& path, std::vector<gomoku::TuneSample>& out,
                         std::size_t& games) -> Result<void> {
@@ -384,14 +407,14 @@ int run_tune(const TuneArgs& a) {
     const std::string text{std::istreambuf_iterator<char>(f), {}};
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') {
-      auto n = gomoku::read_games_log(text, *rule, a.skip_plies, out, games);
+      auto n = gomoku::read_games_log(text, *rule, a.skip_plies, out, games, labels);
       if (!n) return fail("{}: {}", path, n.error().message);
       return {};
     }
     auto trees = go::parse_sgf(text);
     if (!trees) return fail("{}: {}", path, trees.error().message);
     for (std::size_t g = 0; g < trees->size(); ++g) {
-      auto n = add_record_samples((*trees)[g], *rule, a.skip_plies, out);
+      auto n = add_record_samples((*trees)[g], *rule, a.skip_plies, out, labels);
       if (!n) return fail("{}: game {}: {}", path, g + 1, n.error().message);
       if (*n > 0) ++games;
     }
@@ -408,6 +431,7 @@ int run_tune(const TuneArgs& a) {
   fmt::print(stderr, "{} positions from {} games\n", data.size(), games);
   gomoku::GomokuTuneOptions opts = a.tune;
   if (a.k > 0) opts.k = a.k;
+  if (a.label_depth > 0) opts.label_weight = a.label_weight;
   if (!a.fit.empty()) {
     opts.fit_pattern = opts.fit_combination = opts.fit_to_move = opts.fit_shape = false;
     for (const auto& g : a.fit)
@@ -423,9 +447,12 @@ int run_tune(const TuneArgs& a) {
   w.rule = gomoku::rule_name(*rule);
   w.made_by = fmt::format(
       "kibitz gomoku tune: Texel fit (K {:.4f}, {} epochs) on {} quiet positions from {} games "
-      "({}), squared error {:.6f} -> {:.6f}{}{}",
-      r.k, opts.epochs, data.size(), games, fmt::join(a.files, ", "), r.initial_error,
-      r.final_error,
+      "({}){}, squared error {:.6f} -> {:.6f}{}{}",
+      r.k, opts.epochs, data.size(), games, fmt::join(a.files, ", "),
+      a.label_depth > 0 ? fmt::format("; target {} x result + {} x a depth-{} search's score",
+                                      1 - a.label_weight, a.label_weight, a.label_depth)
+                        : std::string{},
+      r.initial_error, r.final_error,
       opts.shape_l2 > 0 ? fmt::format(", shape L2 {}", opts.shape_l2) : std::string{},
       a.fit.empty() ? std::string{}
                     : fmt::format("; fitted {}, the rest as started", fmt::join(a.fit, ", ")));
@@ -439,10 +466,16 @@ int run_tune(const TuneArgs& a) {
   }
   fmt::print(stderr, "positions {} K {:.4f} error {:.6f} -> {:.6f}\n", data.size(), r.k,
              r.initial_error, r.final_error);
-  if (!held_out.empty())
+  if (!held_out.empty()) {
     fmt::print(stderr, "validation: positions {} from {} games, error {:.6f} -> {:.6f}\n",
-               held_out.size(), held_out_games, gomoku::tune_error(held_out, start, r.k),
-               gomoku::tune_error(held_out, r.weights, r.k));
+               held_out.size(), held_out_games,
+               gomoku::tune_error(held_out, start, r.k, opts.label_weight),
+               gomoku::tune_error(held_out, r.weights, r.k, opts.label_weight));
+    if (opts.label_weight > 0)  // the fits of different weights compare on the results alone
+      fmt::print(stderr, "validation against the results alone: error {:.6f} -> {:.6f}\n",
+                 gomoku::tune_error(held_out, start, r.k),
+                 gomoku::tune_error(held_out, r.weights, r.k));
+  }
   return 0;
 }
 
@@ -528,6 +561,14 @@ Runner add_gomoku(CLI::App& root) {
   t->add_option("--validation", tune->validation,
                 "records held out: their error before and after the fit is reported, they are "
                 "never fitted");
+  t->add_option("--label-depth", tune->label_depth,
+                "label every position with the alpha-beta's score at this depth (slow: about "
+                "40 ms a position at 6) and fit to a blend of it and the result")
+      ->check(CLI::Range(1, 30));
+  t->add_option("--label-weight", tune->label_weight,
+                "with --label-depth: the score's share of the target, the result's the rest")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   t->footer(
       "Examples:\n  kibitz match --game gomoku --engine bot=pipeline --engine bot=pipeline "
       "--movetime 40 --games 600 --records selfplay.sgf\n  kibitz gomoku tune selfplay.sgf "

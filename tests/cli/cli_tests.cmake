@@ -91,6 +91,18 @@ kibitz_cli_test(gomoku_tune_validation ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5
   --validation ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.sgf
   MATCH "positions 52 K 0.4734 error 0.152607 -> 0.071304\nvalidation: positions 52 from 3 games, error 0.152607 -> 0.071304\n")
+# --label-depth: each position labelled by a search, the target a blend (here the score alone).
+# The same positions, so against the results alone the held-out error starts where the
+# unlabelled fit's does; made_by names the target. A depth out of range is refused.
+kibitz_cli_test(gomoku_tune_labelled ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5 --label-depth 4 --label-weight 1
+  --validation ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.sgf
+  MATCH "positions 52 K 0.4734 error [0-9.]+ -> [0-9.]+\nvalidation: positions 52 from 3 games, error [0-9.]+ -> [0-9.]+\nvalidation against the results alone: error 0.152607 -> [0-9.]+\n")
+kibitz_cli_test(gomoku_tune_labelled_made_by ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --epochs 5 --label-depth 2
+  MATCH "; target 0.5 x result \\+ 0.5 x a depth-2 search's score, squared error")
+kibitz_cli_test(gomoku_tune_label_depth_zero WILL_FAIL ARGS gomoku tune
+  ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --label-depth 0)
 kibitz_cli_test(gomoku_tune_fit_bad_group WILL_FAIL ARGS gomoku tune
   ${CMAKE_CURRENT_LIST_DIR}/gomoku_tune_games_log.txt --fit tempo)
 kibitz_cli_test(gomoku_tune_bad_games_log ARGS gomoku tune

@@ -43,11 +43,16 @@ double eval_of(const EvalFeatures& x, const std::array<double, kEvalFeatures>& v
 
 double sigmoid(double k, double e) { return 1.0 / (1.0 + std::exp(-k * e / 400.0)); }
 
+double target_of(const TuneSample& s, double k, double label_weight) {
+  if (label_weight <= 0 || std::isnan(s.score)) return s.result;
+  return (1 - label_weight) * s.result + label_weight * sigmoid(k, s.score);
+}
+
 double error_of(const std::vector<TuneSample>& data, const std::array<double, kEvalFeatures>& v,
-                double k) {
+                double k, double label_weight = 0) {
   double sum = 0;
   for (const TuneSample& s : data) {
-    const double d = s.result - sigmoid(k, eval_of(s.x, v));
+    const double d = target_of(s, k, label_weight) - sigmoid(k, eval_of(s.x, v));
     sum += d * d;
   }
   return data.empty() ? 0 : sum / static_cast<double>(data.size());
@@ -81,8 +86,13 @@ EvalFeatures eval_features(const Position& pos) {
 
 double linear_eval(const EvalFeatures& x, const EvalWeights& w) { return eval_of(x, to_vector(w)); }
 
-double tune_error(const std::vector<TuneSample>& data, const EvalWeights& w, double k) {
-  return error_of(data, to_vector(w), k);
+double tune_target(const TuneSample& s, double k, double label_weight) {
+  return target_of(s, k, label_weight);
+}
+
+double tune_error(const std::vector<TuneSample>& data, const EvalWeights& w, double k,
+                  double label_weight) {
+  return error_of(data, to_vector(w), k, label_weight);
 }
 
 double fit_k(const std::vector<TuneSample>& data, const EvalWeights& w) {
@@ -116,7 +126,12 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   GomokuTuneResult r;
   r.k = options.k ? *options.k : fit_k(data, start);
   auto v = to_vector(start);
-  r.initial_error = error_of(data, v, r.k);
+  const double lw = options.label_weight;
+  // The targets are fixed once K is: computed once, not per epoch.
+  std::vector<float> target(data.size());
+  for (std::size_t i = 0; i < data.size(); ++i)
+    target[i] = static_cast<float>(target_of(data[i], r.k, lw));
+  r.initial_error = error_of(data, v, r.k, lw);
   std::array<bool, kEvalFeatures> fit{};
   for (int i = 0; i < 10; ++i) {
     fit[i] = options.fit_pattern;
@@ -129,10 +144,11 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   const double n = std::max<double>(1, static_cast<double>(data.size()));
   for (int epoch = 1; epoch <= options.epochs; ++epoch) {
     std::array<double, kEvalFeatures> grad{};
-    for (const TuneSample& sample : data) {
+    for (std::size_t j = 0; j < data.size(); ++j) {
+      const TuneSample& sample = data[j];
       const double p = sigmoid(r.k, eval_of(sample.x, v));
-      // d/dv of (result - p)^2 = -2 (result - p) p (1 - p) k / 400 * x
-      const double common = -2.0 * (sample.result - p) * p * (1 - p) * r.k / 400.0;
+      // d/dv of (target - p)^2 = -2 (target - p) p (1 - p) k / 400 * x
+      const double common = -2.0 * (target[j] - p) * p * (1 - p) * r.k / 400.0;
       for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * sample.x[i];
     }
     const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
@@ -150,7 +166,7 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
                  : std::clamp(v[i], double{-kMaxCombinationWeight}, double{kMaxCombinationWeight});
     }
     if (progress && (epoch % 50 == 0 || epoch == options.epochs))
-      progress(epoch, error_of(data, v, r.k));
+      progress(epoch, error_of(data, v, r.k, lw));
   }
   r.weights = start;
   for (int i = 0; i < 10; ++i) {
@@ -160,13 +176,13 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   }
   for (int i = 0; i < kShapes; ++i)
     r.weights.shape[i] = static_cast<int>(std::lround(v[kShapeFeature + i]));
-  r.final_error = tune_error(data, r.weights, r.k);
+  r.final_error = tune_error(data, r.weights, r.k, lw);
   return r;
 }
 
 Result<std::size_t> add_game_samples(int size, Rule rule, double black,
                                      std::span<const std::pair<int, int>> moves, int skip_plies,
-                                     std::vector<TuneSample>& out) {
+                                     std::vector<TuneSample>& out, const SampleLabeler* label) {
   Position pos({.size = size, .rule = rule});
   std::size_t added = 0;
   int ply = 0;
@@ -180,7 +196,9 @@ Result<std::size_t> add_game_samples(int size, Rule rule, double black,
     ++ply;
     if (ply >= skip_plies && !pos.is_terminal() && pos.quiet_position()) {
       const double r = pos.side_to_move() == kBlack ? black : 1 - black;
-      out.push_back({eval_features(pos), static_cast<float>(r)});
+      TuneSample s{eval_features(pos), static_cast<float>(r)};
+      if (label) s.score = static_cast<float>((*label)(pos));
+      out.push_back(s);
       ++added;
     }
   }
@@ -224,7 +242,8 @@ Result<LoggedGame> parse_games_log_line(std::string_view line) {
 }
 
 Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_plies,
-                                   std::vector<TuneSample>& out, std::size_t& games) {
+                                   std::vector<TuneSample>& out, std::size_t& games,
+                                   const SampleLabeler* label) {
   std::size_t added = 0, line_no = 0;
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
@@ -242,7 +261,7 @@ Result<std::size_t> read_games_log(std::string_view text, Rule rule, int skip_pl
                          : g->result == "1/2" || g->result == "1/2-1/2" ? 0.5
                                                                         : -1;
     if (black < 0) continue;
-    auto n = add_game_samples(g->size, rule, black, g->moves, skip_plies, out);
+    auto n = add_game_samples(g->size, rule, black, g->moves, skip_plies, out, label);
     if (!n) return fail("line {}: {}", line_no, n.error().message);
     if (*n > 0) ++games;
     added += *n;

@@ -275,41 +275,62 @@ TEST(GomokuTune, GamesLogReadsDrawsAsHalfPoints) {
   }
 }
 
-// The tuner recovers known weights: results drawn as the logistic of a known linear
-// evaluation (as probabilities, so the fit's optimum is exactly those weights) on random
-// counts, tuned from different starting weights.
-TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
+// Weights to recover, random counts (each -3..3, the tempo 1), and a start away from the
+// truth (the weights the tuner keeps fixed start at it): the synthetic fits below.
+EvalWeights synthetic_truth() {
   EvalWeights truth = builtin_eval_weights(Rule::kFreestyle);
   truth.pattern = {0, 0, 8, 30, 20, 90, 120, 400, 900, 0};
   truth.combination = {0, -10, 5, 40, 60, 300, 80, 600, 700, 1200};
   truth.to_move = {0, 15, 120, -30, 250, 90, 400, 1500, 50, 900};
   for (int i = 0; i < kShapes; ++i) truth.shape[i] = (i * 37) % 200 - 100;
   truth.tempo = 30;
-  const double k = 0.8;
-  Rng rng(3);
+  return truth;
+}
+
+std::vector<TuneSample> synthetic_counts(Rng& rng, int n) {
   std::vector<TuneSample> data;
-  for (int i = 0; i < 4000; ++i) {
+  for (int i = 0; i < n; ++i) {
     TuneSample s{};
     for (int f = 0; f < kEvalFeatures - 1; ++f)
       s.x[f] = static_cast<std::int16_t>(static_cast<int>(rng.below(7)) - 3);
     s.x[kEvalFeatures - 1] = 1;
-    s.result = static_cast<float>(1 / (1 + std::exp(-k * linear_eval(s.x, truth) / 400)));
     data.push_back(s);
   }
+  return data;
+}
+
+EvalWeights synthetic_start(const EvalWeights& truth) {
   EvalWeights start = truth;
   for (auto& v : start.pattern) v = v / 2 + 10;
   for (auto& v : start.combination) v = v / 2;
   for (auto& v : start.to_move) v = -v / 3;
   start.shape = {};
-  // The weights the tuner keeps fixed start at the truth.
   start.pattern[0] = start.pattern[1] = start.pattern[9] = 0;
   start.combination[0] = start.to_move[0] = 0;
+  return start;
+}
+
+void expect_recovered(const EvalWeights& got, const EvalWeights& truth) {
+  for (int i = 2; i < 9; ++i) EXPECT_NEAR(got.pattern[i], truth.pattern[i], 3) << i;
+  for (int i = 1; i < 10; ++i) EXPECT_NEAR(got.combination[i], truth.combination[i], 3) << i;
+  for (int i = 1; i < 10; ++i) EXPECT_NEAR(got.to_move[i], truth.to_move[i], 3) << i;
+  for (int i = 0; i < kShapes; ++i) EXPECT_NEAR(got.shape[i], truth.shape[i], 3) << i;
+}
+
+// The tuner recovers known weights: results drawn as the logistic of a known linear
+// evaluation (as probabilities, so the fit's optimum is exactly those weights) on random
+// counts, tuned from different starting weights.
+TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
+  const EvalWeights truth = synthetic_truth();
+  const double k = 0.8;
+  Rng rng(3);
+  std::vector<TuneSample> data = synthetic_counts(rng, 4000);
+  for (TuneSample& s : data)
+    s.result = static_cast<float>(1 / (1 + std::exp(-k * linear_eval(s.x, truth) / 400)));
+  const EvalWeights start = synthetic_start(truth);
   const auto r = tune(data, start, {.epochs = 6000, .learning_rate = 5, .k = k});
   EXPECT_LT(r.final_error, r.initial_error / 100);
-  for (int i = 2; i < 9; ++i) EXPECT_NEAR(r.weights.pattern[i], truth.pattern[i], 3) << i;
-  for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.combination[i], truth.combination[i], 3) << i;
-  for (int i = 1; i < 10; ++i) EXPECT_NEAR(r.weights.to_move[i], truth.to_move[i], 3) << i;
-  for (int i = 0; i < kShapes; ++i) EXPECT_NEAR(r.weights.shape[i], truth.shape[i], 3) << i;
+  expect_recovered(r.weights, truth);
   // Fitting one group keeps the others as they started.
   EvalWeights partial = truth;
   partial.to_move = start.to_move;
@@ -328,6 +349,63 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   for (int i = 1; i < 10; ++i) EXPECT_NEAR(q.weights.to_move[i], truth.to_move[i], 10) << i;
   // fit_k finds the scale the data were drawn with.
   EXPECT_NEAR(fit_k(data, truth), k, 0.01);
+}
+
+// Scores as labels: the results carry no information (a fair coin), the search scores are a
+// known linear evaluation. Fitted to the scores alone the tuner recovers those weights; fitted
+// to the results alone it cannot, and a blend's target is the blend.
+TEST(GomokuTune, RecoversKnownWeightsFromScores) {
+  const EvalWeights truth = synthetic_truth();
+  const double k = 0.8;
+  Rng rng(11);
+  std::vector<TuneSample> data = synthetic_counts(rng, 4000);
+  for (TuneSample& s : data) {
+    s.result = rng.below(2) ? 1.0f : 0.0f;
+    s.score = static_cast<float>(linear_eval(s.x, truth));
+  }
+  const EvalWeights start = synthetic_start(truth);
+  const auto r = tune(data, start, {.epochs = 6000, .learning_rate = 5, .k = k, .label_weight = 1});
+  EXPECT_LT(r.final_error, r.initial_error / 100);
+  expect_recovered(r.weights, truth);
+  // The coin-flip results alone say nothing of the weights: that fit stays far off.
+  const auto noise = tune(data, start, {.epochs = 500, .learning_rate = 5, .k = k});
+  int far = 0;
+  for (int i = 2; i < 9; ++i) far += std::abs(noise.weights.pattern[i] - truth.pattern[i]) > 10;
+  EXPECT_GT(far, 3);
+  // The target: the result without a score or without label weight, else the blend.
+  TuneSample plain = data[0];
+  plain.score = std::nanf("");
+  EXPECT_EQ(tune_target(plain, k, 0.5), plain.result);
+  EXPECT_EQ(tune_target(data[0], k, 0), data[0].result);
+  const double p = 1 / (1 + std::exp(-k * data[0].score / 400));
+  EXPECT_NEAR(tune_target(data[0], k, 0.25), 0.75 * data[0].result + 0.25 * p, 1e-9);
+}
+
+// A labeller sees each sampled position once, in game order: here the static evaluation,
+// which on a quiet position equals the linear evaluation of the sample's counts.
+TEST(GomokuTune, LabellerScoresEverySample) {
+  const std::string log =
+      "{\"board\": 15, \"rule\": 0, \"opening\": \"h8i9\", \"moves\": \"h7i7g9g8j6k5\", "
+      "\"result\": \"0-1\"}\n";
+  int calls = 0;
+  const SampleLabeler label = [&](const Position& p) {
+    ++calls;
+    return static_cast<double>(p.evaluate());
+  };
+  std::vector<TuneSample> plain, labelled;
+  std::size_t games = 0;
+  ASSERT_TRUE(read_games_log(log, Rule::kFreestyle, 0, plain, games));
+  ASSERT_TRUE(read_games_log(log, Rule::kFreestyle, 0, labelled, games, &label));
+  ASSERT_GT(labelled.size(), 3u);
+  ASSERT_EQ(labelled.size(), plain.size());
+  EXPECT_EQ(calls, static_cast<int>(labelled.size()));
+  const EvalWeights& w = builtin_eval_weights(Rule::kFreestyle);
+  for (std::size_t i = 0; i < labelled.size(); ++i) {
+    EXPECT_TRUE(std::isnan(plain[i].score));
+    EXPECT_EQ(labelled[i].x, plain[i].x);
+    EXPECT_EQ(labelled[i].result, plain[i].result);
+    EXPECT_DOUBLE_EQ(labelled[i].score, linear_eval(labelled[i].x, w)) << i;
+  }
 }
 
 }  // namespace
