@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -387,14 +388,17 @@ int run_tune(const TuneArgs& a) {
   // cleared for each, so a label depends on its position only, not on the order of the files.
   engine::AlphaBetaEngine<gomoku::Position> labeller(4);
   std::size_t labelled = 0;
-  if (a.label_depth > 0) gomoku::set_eval_weights(*rule, start);  // positions built from now on
+  std::optional<Progress> label_progress;  // the number of positions is known only at the end
+  if (a.label_depth > 0) {
+    gomoku::set_eval_weights(*rule, start);  // positions built from now on
+    label_progress.emplace("labelling", 0);
+  }
   const gomoku::SampleLabeler label = [&](const gomoku::Position& pos) {
     labeller.new_game();
     engine::GoParams params;
     params.limits.depth = a.label_depth;
     const auto r = labeller.search(pos, params);
-    ++labelled;
-    if (labelled % 1000 == 0) fmt::print(stderr, "labelled {} positions\n", labelled);
+    label_progress->update(++labelled);
     // A proven win or loss is the evaluation's extreme: sigmoid makes it a certainty either way.
     return static_cast<double>(std::clamp<int>(r.score, -kLabelCap, kLabelCap));
   };
@@ -428,6 +432,7 @@ int run_tune(const TuneArgs& a) {
     if (auto ok = read(path, held_out, held_out_games); !ok)
       return report_error(ok.error().message, 2);
   if (data.empty()) return report_error("no quiet positions with a result in the records", 2);
+  if (label_progress) label_progress->finish();
   fmt::print(stderr, "{} positions from {} games\n", data.size(), games);
   gomoku::GomokuTuneOptions opts = a.tune;
   if (a.k > 0) opts.k = a.k;

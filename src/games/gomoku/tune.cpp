@@ -43,16 +43,20 @@ double eval_of(const EvalFeatures& x, const std::array<double, kEvalFeatures>& v
 
 double sigmoid(double k, double e) { return 1.0 / (1.0 + std::exp(-k * e / 400.0)); }
 
-double target_of(const TuneSample& s, double k, double label_weight) {
+}  // namespace
+
+double tune_target(const TuneSample& s, double k, double label_weight) {
   if (label_weight <= 0 || std::isnan(s.score)) return s.result;
   return (1 - label_weight) * s.result + label_weight * sigmoid(k, s.score);
 }
+
+namespace {
 
 double error_of(const std::vector<TuneSample>& data, const std::array<double, kEvalFeatures>& v,
                 double k, double label_weight = 0) {
   double sum = 0;
   for (const TuneSample& s : data) {
-    const double d = target_of(s, k, label_weight) - sigmoid(k, eval_of(s.x, v));
+    const double d = tune_target(s, k, label_weight) - sigmoid(k, eval_of(s.x, v));
     sum += d * d;
   }
   return data.empty() ? 0 : sum / static_cast<double>(data.size());
@@ -85,10 +89,6 @@ EvalFeatures eval_features(const Position& pos) {
 }
 
 double linear_eval(const EvalFeatures& x, const EvalWeights& w) { return eval_of(x, to_vector(w)); }
-
-double tune_target(const TuneSample& s, double k, double label_weight) {
-  return target_of(s, k, label_weight);
-}
 
 double tune_error(const std::vector<TuneSample>& data, const EvalWeights& w, double k,
                   double label_weight) {
@@ -130,7 +130,7 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   // The targets are fixed once K is: computed once, not per epoch.
   std::vector<float> target(data.size());
   for (std::size_t i = 0; i < data.size(); ++i)
-    target[i] = static_cast<float>(target_of(data[i], r.k, lw));
+    target[i] = static_cast<float>(tune_target(data[i], r.k, lw));
   r.initial_error = error_of(data, v, r.k, lw);
   std::array<bool, kEvalFeatures> fit{};
   for (int i = 0; i < 10; ++i) {
