@@ -50,6 +50,7 @@ Position::Position(Variant v) : variant_(v) {
   const bool exact_black = v.rule == Rule::kExactFive || v.rule == Rule::kRenju;
   const bool exact_white = v.rule == Rule::kExactFive;
   table_ = {detail::pattern_table(exact_black), detail::pattern_table(exact_white)};
+  exact_ = {exact_black, exact_white};
   const std::uint8_t black_mode = v.rule == Rule::kRenju     ? kRenjuBlack
                                   : v.rule == Rule::kCapture ? kCaptureRule
                                                              : kPlain;
@@ -205,8 +206,8 @@ Position Position::transformed(int t) const {
 // --- the incremental pattern state ---------------------------------------------------------
 
 namespace {
-// Calls f(p, d, unit) for each point p within the window of sq on its four lines (d the
-// direction), where unit is the weight of sq's digit in p's key along d.
+// Calls f(p, d, unit, k) for each point p within the window of sq on its four lines (d the
+// direction, k the distance), where unit is the weight of sq's digit in p's key along d.
 template <class F>
 inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& board, int sq, F&& f) {
   for (int d = 0; d < 4; ++d) {
@@ -216,7 +217,7 @@ inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& boar
       for (int k = 1; k <= detail::kHalfWindow; ++k) {
         p += side * step;
         if (board[p] == kWall) break;
-        f(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]));
+        f(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]), k);
       }
     }
   }
@@ -237,11 +238,15 @@ void Position::update_lines(int sq, Color c, int sign, Undo* log) {
   std::array<std::uint16_t, 40> touched;
   std::array<std::uint8_t, 40> colours;
   int num_touched = 0;
-  for_each_window_point(board_, sq, [&](int p, int d, int weight) {
+  // Under "five or more" (both tables plain) a pattern never depends on the cells five away
+  // (they only tell an exact five from an overline): there the keys change, the entries not.
+  const bool far_keys_only = !exact_[0] && !exact_[1];
+  for_each_window_point(board_, sq, [&](int p, int d, int weight, int k) {
     const int unit = sign * weight;
     const int i = p * 4 + d;
     own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
     other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
+    if (k == detail::kHalfWindow && far_keys_only) return;
     const std::uint8_t own_entry = own_table[own_keys[i]];
     const std::uint8_t other_entry = other_table[other_keys[i]];
     const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
@@ -273,7 +278,7 @@ void Position::update_lines(int sq, Color c, int sign, Undo* log) {
 void Position::update_keys(int sq, Color c, int sign) {
   std::uint16_t* const own_keys = &key_[c][0][0];
   std::uint16_t* const other_keys = &key_[1 - c][0][0];
-  for_each_window_point(board_, sq, [&](int p, int d, int weight) {
+  for_each_window_point(board_, sq, [&](int p, int d, int weight, int) {
     const int i = p * 4 + d;
     own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
     other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * sign * weight);

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -225,6 +226,14 @@ class Position {
     if (!on_board(sq) || board_[sq] != kEmpty || dir < 0 || dir > 3) return Pattern::kNone;
     return static_cast<Pattern>(entry_[c][sq][dir] & 0x0f);  // patterns.hpp: entry_pattern
   }
+  // The four line patterns at once, direction d in byte d (Pattern values), for a point known
+  // to be empty and on the board (unchecked: move ordering reads it for every candidate of
+  // every node, so it is one load where four pattern() calls test the point four times).
+  std::uint32_t line_patterns(int sq, Color c) const {
+    std::uint32_t v;
+    std::memcpy(&v, entry_[c][sq].data(), sizeof v);
+    return v & 0x0f0f0f0fu;  // patterns.hpp: entry_pattern
+  }
   Threat threat(int sq, Color c) const {
     if (!on_board(sq) || board_[sq] != kEmpty) return Threat::kNone;
     return static_cast<Threat>(summary_[c][sq] & 0x0f);  // bits 0-3 of the summary
@@ -318,6 +327,7 @@ class Position {
   // evaluation contribution; per colour the summed scores, capturable pairs and point counts
   // by Threat (flagged points apart).
   std::array<const std::uint8_t*, 2> table_{};
+  std::array<bool, 2> exact_{};               // per colour: its table is the exact-five one
   const detail::EvalTables* eval_ = nullptr;  // the evaluation weights, fixed at construction
   std::array<std::uint8_t, 2> mode_{};        // per colour: plain, renju black, capture rule
   int capture_weight_ = 0;

@@ -59,8 +59,18 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     if (p.opponent_can_win() || p.opponent_threatens_open_four()) return;
     MoveList<Position> all;
     p.candidate_moves(all);
+    // is_tactical for points known empty: a four on some line, or a free three or more.
+    const auto me = p.side_to_move();
     for (Move m : all)
-      if (!is_tactical(p, m)) buf.push_back(m);
+      if (!has_four(p.line_patterns(m.sq, me)) && p.threat(m.sq, me) < gomoku::Threat::kFlexThree)
+        buf.push_back(m);
+  }
+  // Whether one of the packed line patterns (Position::line_patterns) is a four or more.
+  static bool has_four(std::uint32_t patterns) {
+    for (int d = 0; d < 4; ++d)
+      if (((patterns >> (8 * d)) & 0x0f) >= static_cast<std::uint32_t>(gomoku::Pattern::kFour))
+        return true;
+    return false;
   }
   static bool makes_four(const Position& p, Move m) {
     const auto c = p.side_to_move();
@@ -111,10 +121,11 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
   static int quiet_value(const Position& p, Move m) {
     const auto me = p.side_to_move();
     const auto them = gomoku::opponent(me);
+    // Quiet moves are empty points on the board: the packed patterns need no checks.
+    const std::uint32_t own = p.line_patterns(m.sq, me), theirs = p.line_patterns(m.sq, them);
     int v = 0;
     for (int d = 0; d < 4; ++d)
-      v += kQuietLineValue[static_cast<int>(p.pattern(m.sq, me, d))] +
-           kQuietLineValue[static_cast<int>(p.pattern(m.sq, them, d))];
+      v += kQuietLineValue[(own >> (8 * d)) & 0x0f] + kQuietLineValue[(theirs >> (8 * d)) & 0x0f];
     return v * 8;
   }
   // By Pattern (none, dead, two, flex two, three, free three, four, open four, five, overline).

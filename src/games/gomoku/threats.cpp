@@ -124,17 +124,24 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
   const Color c = side_;
   // Nothing to find without a five, four or flagged (maybe forbidden) point.
   const auto& n = count_[c];
-  if (n[static_cast<int>(Threat::kFive)] + four_points(c) + n[kFlaggedBucket] == 0) return 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int sq = first_point(); sq <= last_point(); ++sq) {
-      if (board_[sq] != kEmpty) continue;
-      const int t = summary_threat(summary_[c][sq]);
-      const bool take =
-          pass == 0 ? t == static_cast<int>(Threat::kFive)
-                    : t >= static_cast<int>(Threat::kFour) && t < static_cast<int>(Threat::kFive);
-      if (take && !forbidden_for(sq, c)) out.push_back(Move{static_cast<std::uint16_t>(sq)});
-    }
+  constexpr int kFive = static_cast<int>(Threat::kFive);
+  constexpr int kFour = static_cast<int>(Threat::kFour);
+  const int unflagged = n[kFive] + four_points(c);
+  if (unflagged + n[kFlaggedBucket] == 0) return 0;
+  // One scan, fives first and then fours (each in board order). The counts say how many
+  // there are, so it stops at the last one, unless a flagged point may be one too.
+  const int expected = n[kFlaggedBucket] ? static_cast<int>(kMaxMoves) : unflagged;
+  MoveList<Position> fours;
+  int found = 0;
+  for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
+    if (board_[sq] != kEmpty) continue;
+    const int t = summary_threat(summary_[c][sq]);
+    if (t < kFour) continue;
+    ++found;
+    if (forbidden_for(sq, c)) continue;
+    (t == kFive ? out : fours).push_back(Move{static_cast<std::uint16_t>(sq)});
   }
+  for (const Move m : fours) out.push_back(m);
   return out.size();
 }
 
@@ -152,22 +159,25 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
   // Nothing to find without a point that makes a free three or more (or a flagged one);
   // the capture rule's captures are not counted, so it always looks.
   const auto& n = count_[c];
-  if (!capture &&
+  const int unflagged =
       n[static_cast<int>(Threat::kFlexThree)] + n[static_cast<int>(Threat::kThreeThree)] +
-              n[static_cast<int>(Threat::kFour)] + n[static_cast<int>(Threat::kFourThree)] +
-              n[static_cast<int>(Threat::kFlexFour)] + n[static_cast<int>(Threat::kFive)] +
-              n[kFlaggedBucket] ==
-          0)
-    return 0;
+      n[static_cast<int>(Threat::kFour)] + n[static_cast<int>(Threat::kFourThree)] +
+      n[static_cast<int>(Threat::kFlexFour)] + n[static_cast<int>(Threat::kFive)];
+  if (!capture && unflagged + n[kFlaggedBucket] == 0) return 0;
+  // The counts say how many such points there are, so the scan stops at the last one,
+  // unless a flagged point may be one too (or captures count).
+  const int expected = capture || n[kFlaggedBucket] ? static_cast<int>(kMaxMoves) + 1 : unflagged;
+  int found = 0;
   // One pass: fives and winning captures first, then fours, then free threes and
   // five-breaking captures (the threat search tries them in that order); within fours and
   // threes the stronger shapes first (open and double fours, four-threes, double threes),
   // which a threat search finds its wins with soonest.
   MoveList<Position> fours, threes, strong_fours, strong_threes;
-  for (int sq = first_point(); sq <= last_point(); ++sq) {
+  for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
     if (board_[sq] != kEmpty) continue;
     const std::uint16_t s = summary_[c][sq];
     const int t = summary_threat(s);
+    if (t >= static_cast<int>(Threat::kFlexThree)) ++found;
     const int pairs = capture ? summary_captures(s) : 0;
     const bool wins_by_capture = pairs && captures_[c] + 2 * pairs >= kCaptureWin;
     MoveList<Position>* list = nullptr;

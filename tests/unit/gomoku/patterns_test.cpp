@@ -199,6 +199,19 @@ TEST(GomokuPatterns, CaptureCountsPerPoint) {
 
 // --- the incremental state along random games ---------------------------------------------
 
+// line_patterns (one load, for move ordering) reads the same four patterns as pattern().
+void expect_packed_patterns_match(const Position& p) {
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (p.stone(sq) != kEmpty) continue;
+    for (Color c : {kBlack, kWhite}) {
+      const std::uint32_t packed = p.line_patterns(sq, c);
+      for (int d = 0; d < 4; ++d)
+        ASSERT_EQ((packed >> (8 * d)) & 0x0f, static_cast<std::uint32_t>(p.pattern(sq, c, d)))
+            << "point " << sq << " colour " << int{c} << " direction " << d;
+    }
+  }
+}
+
 void random_games(Variant v, int games, std::uint64_t seed) {
   Rng rng(seed);
   const bool exact_black = v.rule == Rule::kExactFive || v.rule == Rule::kRenju;
@@ -225,6 +238,7 @@ void random_games(Variant v, int games, std::uint64_t seed) {
       }
       ASSERT_TRUE(p.pattern_state_consistent()) << p.to_string();
       if (plies % 3 == 0) expect_patterns_match(p, black_ref, white_ref);
+      if (plies % 3 == 1) expect_packed_patterns_match(p);
       if (::testing::Test::HasFatalFailure()) return;
       p.unmake(m, u);
       ASSERT_TRUE(p == before) << "unmake did not restore the position\n" << p.to_string();
