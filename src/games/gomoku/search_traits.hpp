@@ -59,11 +59,8 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
     if (p.opponent_can_win() || p.opponent_threatens_open_four()) return;
     MoveList<Position> all;
     p.candidate_moves(all);
-    // is_tactical for points known empty: a four on some line, or a free three or more.
-    const auto me = p.side_to_move();
     for (Move m : all)
-      if (!has_four(p.line_patterns(m.sq, me)) && p.threat(m.sq, me) < gomoku::Threat::kFlexThree)
-        buf.push_back(m);
+      if (!is_tactical(p, m)) buf.push_back(m);
   }
   // Whether one of the packed line patterns (Position::line_patterns) is a four or more.
   static bool has_four(std::uint32_t patterns) {
@@ -72,11 +69,11 @@ struct SearchTraits<gomoku::Position> : DefaultSearchTraits<gomoku::Position> {
         return true;
     return false;
   }
+  // Killers reach is_tactical before their legality is checked: an occupied point (or a
+  // wall) makes nothing. Past that one test the packed patterns need no checks.
   static bool makes_four(const Position& p, Move m) {
-    const auto c = p.side_to_move();
-    for (int d = 0; d < 4; ++d)
-      if (p.pattern(m.sq, c, d) >= gomoku::Pattern::kFour) return true;
-    return false;
+    return m.sq < gomoku::kSquares && p.stone(m.sq) == gomoku::kEmpty &&
+           has_four(p.line_patterns(m.sq, p.side_to_move()));
   }
   // What threat_moves lists (the capture rule's five-breaking captures aside): a five, a four
   // or a free three.

@@ -166,7 +166,7 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
   if (!capture && unflagged + n[kFlaggedBucket] == 0) return 0;
   // The counts say how many such points there are, so the scan stops at the last one,
   // unless a flagged point may be one too (or captures count).
-  const int expected = capture || n[kFlaggedBucket] ? static_cast<int>(kMaxMoves) + 1 : unflagged;
+  const int expected = capture || n[kFlaggedBucket] ? static_cast<int>(kMaxMoves) : unflagged;
   int found = 0;
   // One pass: fives and winning captures first, then fours, then free threes and
   // five-breaking captures (the threat search tries them in that order); within fours and
