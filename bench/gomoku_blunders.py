@@ -15,6 +15,11 @@ Three steps, each reading the last one's output (JSON lines):
               before Kibitz's moves FIRST..LAST after the opening of each game in a games log,
               the peer's move (at --peer-ms), the engine's at --ms and at --long-ms: how often
               they agree (two positions searched at once: run it on an otherwise idle machine).
+  versus      do two engines (or one at two times) differ where it matters? On --limit
+              positions before the moves of --name (after the opening, up to the fifth last,
+              each once, shuffled by --seed), each --engine CMD@MS's move and the --reference
+              CMD@MS's (typically an engine given several times the time): how often each
+              plays the reference's move, and where two engines differ, whose move it is.
 
 The peer must print PentaZen-style MESSAGE lines ("ev N" a score for the side to move,
 "ev +vN" / "ev -vN" a win / loss proven N plies away, "nd 1" a move chosen without search).
@@ -25,7 +30,10 @@ The peer must print PentaZen-style MESSAGE lines ("ev N" a score for the side to
       --engine "build/release/kibitz gomocup" --ms 1000
   bench/gomoku_blunders.py agree --games pz_games.txt --peer /tmp/pentazen/pbrain-pentazen \\
       --engine "build/release/kibitz gomocup" --ms 1000 --long-ms 6000 --limit 80
+  bench/gomoku_blunders.py versus --games a.txt b.txt --limit 400 --reference "old gomocup@2000" \
+      --engine "build/release/kibitz gomocup@250" --engine "old gomocup@250"
 """
+import random
 import argparse
 import concurrent.futures
 import json
@@ -191,6 +199,40 @@ def agree(a):
           f"{a.long_ms} ms in {long_}; its two choices agree in {both}")
 
 
+def versus(a):
+    def player(text):
+        cmd, _, ms = text.rpartition("@")
+        if not cmd or not ms.isdigit():
+            sys.exit(f"'{text}': expected an engine command, '@' and its milliseconds a move")
+        return cmd, int(ms)
+
+    found, seen = [], set()
+    for path in a.games:
+        for r, me, seq in games_of(path, a.name):
+            for ply in range(r["n_opening"], len(seq) - 4):
+                if ply % 2 == me and tuple(seq[:ply]) not in seen:
+                    seen.add(tuple(seq[:ply]))
+                    found.append((r.get("rule", 0), seq[:ply]))
+    found.sort()
+    random.Random(a.seed).shuffle(found)
+    found = found[:a.limit] if a.limit else found
+    players = [player(a.reference)] + [player(e) for e in a.engine]
+    jobs = [(cmd, stones, ms, rule) for rule, stones in found for cmd, ms in players]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        moves = [name(m) for m, _ in pool.map(lambda j: ask(*j), jobs)]
+    k = len(players)
+    rows = [moves[k * i:k * i + k] for i in range(len(found))]
+    print(f"{len(found)} positions; the reference: {a.reference}")
+    for j, engine in enumerate(a.engine, start=1):
+        print(f"  {engine}: plays the reference's move in {sum(r[j] == r[0] for r in rows)}")
+    for i in range(1, k):
+        for j in range(i + 1, k):
+            differ = [r for r in rows if r[i] != r[j]]
+            print(f"  {a.engine[i - 1]} / {a.engine[j - 1]}: differ in {len(differ)}; the "
+                  f"reference plays the first's move in {sum(r[i] == r[0] for r in differ)}, the "
+                  f"second's in {sum(r[j] == r[0] for r in differ)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -220,8 +262,16 @@ def main():
     g.add_argument("--ms", type=int, default=1000)
     g.add_argument("--long-ms", type=int, default=6000)
     g.add_argument("--peer-ms", type=int, default=1000)
+    v = sub.add_parser("versus")
+    v.add_argument("--games", nargs="+", required=True, help="games logs of the referee")
+    v.add_argument("--reference", required=True, help="CMD@MS: the engine whose moves count")
+    v.add_argument("--engine", action="append", required=True, help="CMD@MS, two or more")
+    v.add_argument("--name", default="kibitz", help="whose positions")
+    v.add_argument("--limit", type=int, default=400, help="at most this many positions (0: all)")
+    v.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    {"trajectory": trajectory, "positions": positions, "check": check, "agree": agree}[a.step](a)
+    {"trajectory": trajectory, "positions": positions, "check": check, "agree": agree,
+     "versus": versus}[a.step](a)
     return 0
 
 

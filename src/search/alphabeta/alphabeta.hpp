@@ -192,6 +192,9 @@ class AlphaBeta {
   int root_depth_ = 0;
   int seldepth_ = 0;
   std::size_t pv_index_ = 0;
+  // The root move that last raised alpha in the iteration under way (none yet): when time
+  // ends the iteration, a move proven better than the first one at the new depth is played.
+  Move iteration_best_ = Move::none();
   int null_disabled_from_ply_ = 0;  // verification search: no null move below this ply
   bool aborted_ = false;
   bool depth_one_done_ = false;

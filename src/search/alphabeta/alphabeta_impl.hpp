@@ -613,6 +613,7 @@ Score AlphaBeta<G, E>::search(int depth, Score alpha, Score beta, int ply, bool 
     if constexpr (kRoot) {
       RootMove& rm = root_moves_[root_index - 1];
       rm.nodes += nodes() - nodes_before;
+      if (score > alpha && pv_index_ == 0) iteration_best_ = m;
       if (move_count == 1 || score > alpha) {
         rm.score = score;
         rm.seldepth = seldepth_;
@@ -770,6 +771,7 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
   int stable_iterations = 0;
   for (int depth = 1 + (thread_id_ > 0 ? thread_id_ & 1 : 0); depth <= max_depth; ++depth) {
     root_depth_ = depth;
+    iteration_best_ = Move::none();
     for (RootMove& rm : root_moves_) rm.previous = rm.score;
     for (pv_index_ = 0; pv_index_ < multipv && !aborted_; ++pv_index_) {
       seldepth_ = 0;
@@ -803,7 +805,20 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
                        root_moves_.begin() + static_cast<std::ptrdiff_t>(pv_index_ + 1),
                        [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
     }
-    if (aborted_) break;
+    if (aborted_) {
+      // An unfinished iteration still counts where a root move raised alpha in it: searched
+      // in full at the new depth, it is no worse than the previous iteration's best (the
+      // first move searched), and it is what the deeper search saw.
+      const auto it = std::find_if(root_moves_.begin(), root_moves_.end(),
+                                   [&](const RootMove& rm) { return rm.move == iteration_best_; });
+      if (iteration_best_ && depth_one_done_ && it != root_moves_.end()) {
+        result.best = it->move;
+        result.ponder = it->pv.size() > 1 ? it->pv[1] : Move::none();
+        result.score = it->score;
+        result.pv.assign(it->pv.begin(), it->pv.end());
+      }
+      break;
+    }
     depth_one_done_ = true;
 
     // A completed iteration: it becomes the answer.

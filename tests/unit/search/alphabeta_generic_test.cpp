@@ -3,6 +3,7 @@
 // with the exact distance to the end (mate scores), as a brute-force minimax computes it.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 
 #include "search/alphabeta/alphabeta_impl.hpp"
@@ -139,6 +140,95 @@ TEST(AlphaBetaGeneric, MultiPvLinesAreDistinctAndOrdered) {
     // Every first move of tic-tac-toe draws with best play.
     EXPECT_EQ(scores[i], 0);
   }
+}
+
+// A two-ply game tree written out: the root's first move looks best at depth 1 and loses at
+// depth 2, where its second move is best. Node n's children and its static value for the
+// side to move there.
+class Tree {
+ public:
+  struct Move {
+    std::uint16_t v = 0;  // child node + 1
+    static constexpr Move none() { return {}; }
+    explicit operator bool() const { return v != 0; }
+    friend bool operator==(Move, Move) = default;
+  };
+  struct Undo {
+    int from = 0;
+  };
+  static constexpr std::size_t kMaxMoves = 3;
+  static constexpr int kMaxPlayers = 2;
+  static constexpr bool kZeroSum = true;
+  static constexpr int kA = 1, kB = 2, kC = 3;  // the root's moves, as child nodes
+
+  int current_player() const { return ply_ & 1; }
+  bool is_terminal() const { return false; }
+  Returns<Tree> returns() const { return {0.0, 0.0}; }
+  std::size_t legal_moves(MoveList<Tree>& out) const {
+    out.clear();
+    for (const int c : kChildren[node_])
+      if (c) out.push_back(Move{static_cast<std::uint16_t>(c + 1)});
+    return out.size();
+  }
+  void apply(Move m) {
+    Undo u;
+    make(m, u);
+  }
+  void make(Move m, Undo& u) {
+    u.from = node_;
+    node_ = m.v - 1;
+    ++ply_;
+  }
+  void unmake(Move, const Undo& u) {
+    node_ = u.from;
+    --ply_;
+  }
+  std::uint64_t hash() const { return 0x9e37'79b9'7f4a'7c15ULL * (node_ + 1); }
+  int evaluate() const { return kValue[node_]; }
+
+ private:
+  // a (node 1): +100 for the root's side at depth 1, then its reply (node 4) wins: -500;
+  // b (node 2): +50, then at worst +40; c (node 3): 0, then 0.
+  static constexpr std::array<std::array<int, 3>, 8> kChildren = {
+      {{kA, kB, kC}, {4, 0, 0}, {5, 6, 0}, {7, 0, 0}, {}, {}, {}, {}}};
+  static constexpr std::array<int, 8> kValue = {0, -100, -50, 0, -500, 40, 60, 0};
+  int node_ = 0;
+  int ply_ = 0;
+};
+static_assert(search::AlphaBetaGame<Tree>);
+
+TEST(AlphaBetaGeneric, AnUnfinishedIterationPlaysTheMoveItProvedBetter) {
+  // Every node limit: a search stopped inside depth 2 after b was searched there answers b
+  // (the first move, a, lost at that depth), not depth 1's a. (Before, an unfinished
+  // iteration was thrown away, and every stop inside depth 2 answered a.)
+  bool partial_b = false;
+  for (std::uint64_t n = 1; n <= 40; ++n) {
+    search::SearchOptions o = search::SearchOptions::plain();
+    o.pvs = true;
+    search::TranspositionTable tt(1);
+    search::AlphaBeta<Tree> ab(tt, o);
+    TimeBudget budget;
+    search::SearchLimits limits;
+    limits.depth = 2;
+    limits.nodes = n;
+    const auto r = ab.run(Tree{}, limits, budget);
+    const int best = r.best.v - 1;
+    if (r.depth == 2) {
+      EXPECT_EQ(best, Tree::kB) << "nodes " << n;
+      EXPECT_EQ(r.score, 40);
+    } else {
+      ASSERT_EQ(r.depth, 1) << "nodes " << n;
+      EXPECT_TRUE(best == Tree::kA || best == Tree::kB) << "nodes " << n;
+      if (best == Tree::kB) {
+        partial_b = true;
+        EXPECT_EQ(r.score, 40);  // the new depth's score of b
+      } else {
+        // Depth 1's score, or depth 2's where the stop came between a and b.
+        EXPECT_TRUE(r.score == 100 || r.score == -500) << "nodes " << n << ": " << r.score;
+      }
+    }
+  }
+  EXPECT_TRUE(partial_b) << "no node limit stopped depth 2 between b and its end";
 }
 
 TEST(TranspositionTable, ResizingToItsOwnSizeKeepsTheEntries) {
