@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where gomoku games against a peer were lost, with the peer as the judge.
 
-Three steps, each reading the last one's output (JSON lines):
+Five steps; the first three each read the last one's output (JSON lines):
 
   trajectory  for each game Kibitz lost in a games log of ../shared/tools/gomoku/gomocup_match.py,
               the peer's own evaluation of the position before each of Kibitz's moves, searched
@@ -30,13 +30,13 @@ The peer must print PentaZen-style MESSAGE lines ("ev N" a score for the side to
       --engine "build/release/kibitz gomocup" --ms 1000
   bench/gomoku_blunders.py agree --games pz_games.txt --peer /tmp/pentazen/pbrain-pentazen \\
       --engine "build/release/kibitz gomocup" --ms 1000 --long-ms 6000 --limit 80
-  bench/gomoku_blunders.py versus --games a.txt b.txt --limit 400 --reference "old gomocup@2000" \
+  bench/gomoku_blunders.py versus --games a.txt b.txt --limit 400 --reference "old gomocup@2000" \\
       --engine "build/release/kibitz gomocup@250" --engine "old gomocup@250"
 """
-import random
 import argparse
 import concurrent.futures
 import json
+import random
 import re
 import subprocess
 import sys
@@ -265,7 +265,7 @@ def main():
     v = sub.add_parser("versus")
     v.add_argument("--games", nargs="+", required=True, help="games logs of the referee")
     v.add_argument("--reference", required=True, help="CMD@MS: the engine whose moves count")
-    v.add_argument("--engine", action="append", required=True, help="CMD@MS, two or more")
+    v.add_argument("--engine", action="append", required=True, help="CMD@MS, repeated: each one's agreement, and for two or more where they differ")
     v.add_argument("--name", default="kibitz", help="whose positions")
     v.add_argument("--limit", type=int, default=400, help="at most this many positions (0: all)")
     v.add_argument("--seed", type=int, default=1)
