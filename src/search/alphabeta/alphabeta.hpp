@@ -112,7 +112,9 @@ class AlphaBeta {
   void set_peers(std::span<AlphaBeta* const> peers) { peers_ = peers; }
 
   // Iterative deepening from `root` until a limit, the budget or budget.request_stop() ends
-  // it. Returns the last completed iteration's answer (a legal move whenever one exists).
+  // it. Returns the last completed iteration's answer (a legal move whenever one exists), or
+  // the root move that raised alpha in the iteration the stop cut short (its score and line
+  // at that depth).
   SearchResult<Move> run(const G& root, const SearchLimits& limits, TimeBudget& budget,
                          std::span<const Move> searchmoves = {},
                          const InfoCallback<Move>* info = nullptr);
