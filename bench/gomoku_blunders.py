@@ -265,7 +265,9 @@ def main():
     v = sub.add_parser("versus")
     v.add_argument("--games", nargs="+", required=True, help="games logs of the referee")
     v.add_argument("--reference", required=True, help="CMD@MS: the engine whose moves count")
-    v.add_argument("--engine", action="append", required=True, help="CMD@MS, repeated: each one's agreement, and for two or more where they differ")
+    v.add_argument("--engine", action="append", required=True,
+                   help="CMD@MS, repeated: each one's agreement, and for two or more where they "
+                        "differ")
     v.add_argument("--name", default="kibitz", help="whose positions")
     v.add_argument("--limit", type=int, default=400, help="at most this many positions (0: all)")
     v.add_argument("--seed", type=int, default=1)

@@ -763,6 +763,13 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
   }
   result.best = root_moves_[0].move;
 
+  // A root move's line becomes the answer (its move, expected reply, score and PV).
+  const auto answer_with = [&result](const RootMove& rm) {
+    result.best = rm.move;
+    result.ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
+    result.score = rm.score;
+    result.pv.assign(rm.pv.begin(), rm.pv.end());
+  };
   const int max_depth =
       limits.depth > 0 ? std::min(limits.depth, kMaxSearchPly - 1) : kMaxSearchPly - 1;
   const std::size_t multipv =
@@ -809,13 +816,11 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
       // An unfinished iteration still counts where a root move raised alpha in it: searched
       // in full at the new depth, it is no worse than the previous iteration's best (the
       // first move searched), and it is what the deeper search saw.
-      const auto it = std::find_if(root_moves_.begin(), root_moves_.end(),
-                                   [&](const RootMove& rm) { return rm.move == iteration_best_; });
-      if (iteration_best_ && depth_one_done_ && it != root_moves_.end()) {
-        result.best = it->move;
-        result.ponder = it->pv.size() > 1 ? it->pv[1] : Move::none();
-        result.score = it->score;
-        result.pv.assign(it->pv.begin(), it->pv.end());
+      if (iteration_best_ && depth_one_done_) {
+        const auto it =
+            std::find_if(root_moves_.begin(), root_moves_.end(),
+                         [&](const RootMove& rm) { return rm.move == iteration_best_; });
+        if (it != root_moves_.end()) answer_with(*it);
       }
       break;
     }
@@ -823,12 +828,9 @@ requires AlphaBetaSetup<G, E> SearchResult<typename G::Move> AlphaBeta<G, E>::ru
 
     // A completed iteration: it becomes the answer.
     const RootMove& best = root_moves_[0];
-    result.best = best.move;
-    result.ponder = best.pv.size() > 1 ? best.pv[1] : Move::none();
-    result.score = best.score;
+    answer_with(best);
     result.depth = depth;
     result.seldepth = std::max(best.seldepth, depth);
-    result.pv.assign(best.pv.begin(), best.pv.end());
     result.nodes_per_depth.push_back(nodes());
     report(depth, budget, -1, Bound::kExact);
 
