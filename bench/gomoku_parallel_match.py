@@ -138,6 +138,9 @@ def run(args):
                "--engine2", args.peer, "--name2", args.peer_name, "--games", str(2 * len(chunk)),
                "--board", str(args.board), "--rule", str(args.rule), "--turn-ms", str(args.turn_ms),
                "--openings", op, "--games-log", os.path.join(work, f"games_{j:02d}.txt"), "--quiet"]
+        if args.io_log:
+            # Every line each way, time-stamped (MESSAGE lines say where an answer's time went).
+            cmd += ["--io-log", os.path.join(work, f"io_{j:02d}.txt")]
         if args.engine_turn_ms:
             # Time odds: Kibitz is told its own turn time after the referee's, and the grace
             # before a timeout loss covers it. Its moves past --turn-ms count as overtime.
@@ -186,6 +189,8 @@ def main():
                    help="time odds: Kibitz's own turn time (default: --turn-ms)")
     r.add_argument("--time-limit", type=float, default=0,
                    help="seconds; referees still playing then are stopped (0: none)")
+    r.add_argument("--io-log", action="store_true",
+                   help="keep each referee's protocol log (io_NN.txt beside the games logs)")
     r.add_argument("--referee", default=REFEREE)
     r.add_argument("--out", required=True, help="the merged games log")
     s = sub.add_parser("summary")

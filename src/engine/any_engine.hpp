@@ -68,6 +68,8 @@ struct EngineReport {
   std::uint64_t nodes = 0;      // nodes or playouts
   std::int64_t time_ms = 0;
   std::string how;  // how the move was found, where the engine says (gomoku: "vcf", ...)
+  // Where the answer's time went, stage by stage (ms), where the engine runs stages (gomoku).
+  std::vector<std::pair<std::string, double>> stage_ms;
   // Alpha-beta detail (UCI's info line): the selective depth, which of the Multi-PV lines
   // (1-based), a bound while an aspiration window fails, the table's fill (per mille), and
   // with the answer the reply expected (for pondering).

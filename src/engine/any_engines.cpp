@@ -404,6 +404,7 @@ class GomokuAdapter {
     e.pv = text(d.pv);
     e.score = d.score;
     e.how = d.stage;
+    e.stage_ms.assign(d.stage_ms.begin(), d.stage_ms.end());
     e.decided =
         d.stage == "win" || d.stage == "vcf" || d.stage == "vct" || search::is_mate(d.score);
     e.depth = d.depth;

@@ -63,6 +63,12 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   TimeBudget budget(limits.movetime_ms, limits.movetime_ms);
   budget_.store(&budget);
   GomokuDecision d;
+  std::int64_t stage_start_us = 0;
+  const auto stage_done = [&](const char* name) {
+    const std::int64_t now = budget.elapsed_us();
+    d.stage_ms.emplace_back(name, static_cast<double>(now - stage_start_us) / 1000.0);
+    stage_start_us = now;
+  };
   auto finish = [&](Move m, const char* stage, int score) {
     d.move = m;
     d.stage = stage;
@@ -94,6 +100,7 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
     const auto attack = [&](search::ThreatKind kind, double share) {
       TimeBudget b(slice(share), slice(share));
       const auto r = solve(pos, kind, b);
+      stage_done(kind == search::ThreatKind::kVcf ? "vcf" : "vct");
       d.nodes += r.nodes;
       if (r.win) d.pv = r.line;
       return r;
@@ -148,12 +155,16 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
       const bool complete = checked == order.size();
       if (!complete && !safe.empty())
         safe.insert(safe.end(), order.begin() + static_cast<std::ptrdiff_t>(checked), order.end());
-      if (safe.size() == 1 && complete) return finish(safe[0], "defence", 0);
+      if (safe.size() == 1 && complete) {
+        stage_done("defence");
+        return finish(safe[0], "defence", 0);
+      }
       if (!safe.empty()) {
         searchmoves = std::move(safe);
         d.stage = "defence";
       }
     }
+    if (options_.defence) stage_done("defence");
   }
   if (searchmoves.empty()) {
     if (forced.size() > 0) {
@@ -179,6 +190,7 @@ GomokuDecision GomokuEngine::think(const Position& root, const GomokuLimits& lim
   if (stop_requested_.load()) alphabeta_.stop();
   const auto r = result.get();
   alphabeta_.wait();
+  stage_done("alphabeta");
   d.nodes += r.nodes;
   d.depth = r.depth;
   d.nodes_per_depth = r.nodes_per_depth;

@@ -57,6 +57,11 @@ struct GomokuDecision {
   bool budget_exceeded = false;
   std::vector<std::uint64_t> nodes_per_depth;  // the alpha-beta's, cumulative per iteration
   search::SearchStats stats;                   // the alpha-beta's
+  // Where the move's time went, stage by stage in the order they ran (ms, to the tenth):
+  // "vcf", "vct", "defence" (the opponent's threat and the check of our answers), "alphabeta".
+  // The first counts from the start, the checks before it (a win at once, a four to answer)
+  // included.
+  std::vector<std::pair<const char*, double>> stage_ms;
 };
 
 class GomokuEngine {

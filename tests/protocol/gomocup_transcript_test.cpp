@@ -4,6 +4,7 @@
 
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/gomocup/gomocup.hpp"
@@ -12,13 +13,14 @@ namespace kibitz::gomocup {
 namespace {
 
 // Feeds the lines one by one (waiting for each move, as a manager does); returns the output.
-std::vector<std::string> transcript(const std::vector<std::string>& input, std::int64_t ms = 100) {
+std::vector<std::string> transcript(const std::vector<std::string>& input, std::int64_t ms = 100,
+                                    bool messages = false) {
   std::istringstream in;
   std::ostringstream out;
   SessionOptions o;
   o.movetime_ms = ms;
   o.hash_mb = 4;
-  o.messages = false;
+  o.messages = messages;
   {
     Session session(in, out, o);
     for (const auto& line : input) {
@@ -114,6 +116,65 @@ TEST(GomocupTranscript, RenjuByInfoRejectsBlacksOverline) {
   const auto free = transcript(board);
   ASSERT_EQ(free.size(), 2u);
   EXPECT_EQ(free[1], "3,7");
+}
+
+// "MESSAGE <how> ...; stages a 1.0, b 2.0 ms; answered in 3.5 ms" -> how, the stages in order
+// with their times, and the answer's time.
+struct Message {
+  std::string how;
+  std::vector<std::pair<std::string, double>> stages;
+  double answered = -1;
+};
+Message parse_message(const std::string& line) {
+  Message m;
+  std::istringstream is(line);
+  std::string word;
+  is >> word >> m.how;
+  if (const auto at = line.find("; stages "); at != std::string::npos) {
+    std::istringstream st(line.substr(at + 9, line.find(" ms;", at) - at - 9));
+    std::string name;
+    double ms = 0;
+    while (st >> name >> ms) {
+      m.stages.emplace_back(name, ms);
+      st >> std::ws;
+      if (st.peek() == ',') st.get();
+    }
+  }
+  if (const auto at = line.find("answered in "); at != std::string::npos)
+    m.answered = std::stod(line.substr(at + 12));
+  return m;
+}
+
+TEST(GomocupTranscript, TheMessageSaysWhereTheTimeWent) {
+  // A quiet opening: every stage runs, in order, and together they take no longer than the
+  // answer (each rounded to the tenth).
+  const auto quiet = transcript({"START 15", "BEGIN", "TURN 8,8"}, 150, true);
+  ASSERT_EQ(quiet.size(), 5u);
+  for (const std::size_t i : {1u, 3u}) {
+    ASSERT_EQ(quiet[i].rfind("MESSAGE ", 0), 0u) << quiet[i];
+    EXPECT_TRUE(is_point(quiet[i + 1], 15)) << quiet[i + 1];
+  }
+  const Message m = parse_message(quiet[3]);
+  ASSERT_EQ(m.stages.size(), 4u) << quiet[3];
+  const std::vector<std::string> order = {"vcf", "vct", "defence", "alphabeta"};
+  double sum = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    EXPECT_EQ(m.stages[i].first, order[i]) << quiet[3];
+    EXPECT_GE(m.stages[i].second, 0.0) << quiet[3];
+    sum += m.stages[i].second;
+  }
+  EXPECT_GT(m.stages[3].second, 0.0) << quiet[3];  // the alpha-beta had the move's time
+  EXPECT_LE(sum, m.answered + 0.5) << quiet[3];
+  // Our four to complete: the win is played at once, before any stage.
+  const auto win = transcript({"START 15", "BOARD", "3,5,1", "4,5,1", "5,5,1", "6,5,1", "3,9,2",
+                               "4,9,2", "5,9,2", "10,10,2", "DONE"},
+                              150, true);
+  ASSERT_EQ(win.size(), 3u);
+  const Message w = parse_message(win[1]);
+  EXPECT_EQ(w.how, "win") << win[1];
+  EXPECT_TRUE(w.stages.empty()) << win[1];
+  EXPECT_GE(w.answered, 0.0) << win[1];
+  EXPECT_TRUE(win[2] == "2,5" || win[2] == "7,5") << win[2];
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <chrono>
 #include <istream>
 #include <ostream>
 
@@ -139,6 +140,7 @@ std::int64_t Session::move_budget_ms() const {
 std::string Session::position_text() const { return text_of(variant_, history_, setup_); }
 
 void Session::think() {
+  const auto asked = std::chrono::steady_clock::now();
   if (position_.is_terminal()) {
     error("the game is over");
     return;
@@ -149,13 +151,24 @@ void Session::think() {
     return;
   }
   thinking_.store(true);
-  auto done = [this](const engine::EngineReport& r) {
+  auto done = [this, asked](const engine::EngineReport& r) {
     const auto m = gomoku::parse_move(position_, r.move);
     if (m && !r.move.empty()) {
       play(*m);  // our own move, as the protocol expects us to remember it
-      if (options_.messages)
-        send(fmt::format("MESSAGE {} depth {} score {} nodes {} time {} ms", r.how, r.depth,
-                         static_cast<std::int64_t>(r.score), r.nodes, r.time_ms));
+      if (options_.messages) {
+        // Where the time went: the stages, then the whole answer as the manager sees it
+        // (the position's set-up and the engine's start included).
+        std::string stages;
+        for (const auto& [name, ms] : r.stage_ms)
+          stages += fmt::format("{} {} {:.1f}", stages.empty() ? "; stages" : ",", name, ms);
+        if (!stages.empty()) stages += " ms";
+        const double answer_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked)
+                .count();
+        send(fmt::format(
+            "MESSAGE {} depth {} score {} nodes {} time {} ms{}; answered in {:.1f} ms", r.how,
+            r.depth, static_cast<std::int64_t>(r.score), r.nodes, r.time_ms, stages, answer_ms));
+      }
       send(gomoku::to_gomocup(*m));
     } else {
       error("no legal move");
