@@ -99,11 +99,13 @@ void AlphaBeta<G, E>::count_node() {
   if (thread_id_ != 0 || !depth_one_done_) return;
   // The main thread enforces the hard time limit and the node limit for everyone.
   // With helpers, summing their counters is checked every 256 nodes, not at every node.
+  // The clock is read every 256 nodes too: some gomoku nodes cost seven times the average
+  // (14 ms between reads at 1,024 nodes: BENCHMARKS.md, issue 23, twenty-first step).
   if (limits_->nodes &&
       (peers_.empty() ? n >= limits_->nodes : (n & 255) == 0 && total_nodes() >= limits_->nodes)) {
     budget_->request_stop();
     aborted_ = true;
-  } else if ((n & 1023) == 0 && budget_->hard_expired()) {
+  } else if ((n & 255) == 0 && budget_->hard_expired()) {
     budget_->request_stop();
     aborted_ = true;
   }
