@@ -4,11 +4,11 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <chrono>
 #include <istream>
 #include <ostream>
 
 #include "core/log.hpp"
+#include "core/time_budget.hpp"
 
 namespace kibitz::gomocup {
 
@@ -140,7 +140,7 @@ std::int64_t Session::move_budget_ms() const {
 std::string Session::position_text() const { return text_of(variant_, history_, setup_); }
 
 void Session::think() {
-  const auto asked = std::chrono::steady_clock::now();
+  const TimeBudget asked;  // the clock of the whole answer (unlimited: it only measures)
   if (position_.is_terminal()) {
     error("the game is over");
     return;
@@ -162,9 +162,7 @@ void Session::think() {
         for (const auto& [name, ms] : r.stage_ms)
           stages += fmt::format("{} {} {:.1f}", stages.empty() ? "; stages" : ",", name, ms);
         if (!stages.empty()) stages += " ms";
-        const double answer_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked)
-                .count();
+        const double answer_ms = static_cast<double>(asked.elapsed_us()) / 1000.0;
         send(fmt::format(
             "MESSAGE {} depth {} score {} nodes {} time {} ms{}; answered in {:.1f} ms", r.how,
             r.depth, static_cast<std::int64_t>(r.score), r.nodes, r.time_ms, stages, answer_ms));
