@@ -22,6 +22,12 @@ inline constexpr int kCellBlocked = 2;
 // Which base-3 digit of a key holds the cell at `offset` (-5..-1, 1..5) from the point.
 inline constexpr int digit_of(int offset) { return offset < 0 ? offset + 5 : offset + 4; }
 
+// A key with the cells five away (digits 0 and 9) read as empty: the key the lines hold where
+// only the four cells each side matter (Position, under "five or more").
+inline constexpr std::uint16_t inner_key(int key) {
+  return static_cast<std::uint16_t>(key - key % 3 - key / kPow3[9] * kPow3[9]);
+}
+
 // A table entry: bits 0-3 the Pattern; bit 4 set on a kFlexFour that is really two separate
 // fours on the line (XXX_X_XXX: two five points not at both ends of one straight four, a
 // double four under renju); bits 5-6 the pairs captured along the line (0..2).

@@ -51,6 +51,7 @@ Position::Position(Variant v) : variant_(v) {
   const bool exact_white = v.rule == Rule::kExactFive;
   table_ = {detail::pattern_table(exact_black), detail::pattern_table(exact_white)};
   exact_ = {exact_black, exact_white};
+  window_ = exact_black || exact_white ? detail::kHalfWindow : detail::kHalfWindow - 1;
   const std::uint8_t black_mode = v.rule == Rule::kRenju     ? kRenjuBlack
                                   : v.rule == Rule::kCapture ? kCaptureRule
                                                              : kPlain;
@@ -79,6 +80,7 @@ void Position::rebuild() {
     for (Color c : {kBlack, kWhite})
       for (int d = 0; d < 4; ++d) {
         key_[c][sq][d] = scan_key(board_.data(), sq, kDirections[d], c);
+        if (window_ < detail::kHalfWindow) key_[c][sq][d] = detail::inner_key(key_[c][sq][d]);
         entry_[c][sq][d] = table_[c][key_[c][sq][d]];
         info_[c][sq] += eval_->entry_info[entry_[c][sq][d]];
       }
@@ -206,18 +208,19 @@ Position Position::transformed(int t) const {
 // --- the incremental pattern state ---------------------------------------------------------
 
 namespace {
-// Calls f(p, d, unit, k) for each point p within the window of sq on its four lines (d the
-// direction, k the distance), where unit is the weight of sq's digit in p's key along d.
+// Calls f(p, d, unit) for each point p within `window` cells of sq on its four lines (d the
+// direction), where unit is the weight of sq's digit in p's key along d.
 template <class F>
-inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& board, int sq, F&& f) {
+inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& board, int sq,
+                                  int window, F&& f) {
   for (int d = 0; d < 4; ++d) {
     const int step = kDirections[d];
     for (int side = -1; side <= 1; side += 2) {
       int p = sq;
-      for (int k = 1; k <= detail::kHalfWindow; ++k) {
+      for (int k = 1; k <= window; ++k) {
         p += side * step;
         if (board[p] == kWall) break;
-        f(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]), k);
+        f(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]));
       }
     }
   }
@@ -225,60 +228,72 @@ inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& boar
 }  // namespace
 
 void Position::update_lines(int sq, Color c, int sign, Undo* log) {
+  // The colour as a constant: the loop indexes both colours' arrays by it.
+  if (c == kBlack)
+    update_lines_as<kBlack>(sq, sign, log);
+  else
+    update_lines_as<kWhite>(sq, sign, log);
+}
+
+template <int C>
+void Position::update_lines_as(int sq, int sign, Undo* log) {
+  constexpr int O = 1 - C;
   // The colour placing or removing sees its own stone, the other a blocked cell.
-  std::uint16_t* const own_keys = &key_[c][0][0];
-  std::uint16_t* const other_keys = &key_[1 - c][0][0];
-  std::uint8_t* const own_entries = &entry_[c][0][0];
-  std::uint8_t* const other_entries = &entry_[1 - c][0][0];
-  const std::uint8_t* const own_table = table_[c];
-  const std::uint8_t* const other_table = table_[1 - c];
-  std::uint64_t* const own_info = info_[c].data();
-  std::uint64_t* const other_info = info_[1 - c].data();
+  std::uint16_t* const own_keys = &key_[C][0][0];
+  std::uint16_t* const other_keys = &key_[O][0][0];
+  std::uint8_t* const own_entries = &entry_[C][0][0];
+  std::uint8_t* const other_entries = &entry_[O][0][0];
+  const std::uint8_t* const own_table = table_[C];
+  const std::uint8_t* const other_table = table_[O];
+  std::uint64_t* const own_info = info_[C].data();
+  std::uint64_t* const other_info = info_[O].data();
+  const std::uint64_t* const entry_info = eval_->entry_info.data();
   // Points whose summary may change, refreshed once the keys are all updated.
   std::array<std::uint16_t, 40> touched;
   std::array<std::uint8_t, 40> colours;
   int num_touched = 0;
-  // Under "five or more" (both tables plain) a pattern never depends on the cells five away
-  // (they only tell an exact five from an overline): there the keys change, the entries not.
-  const bool far_keys_only = !exact_[0] && !exact_[1];
-  for_each_window_point(board_, sq, [&](int p, int d, int weight, int k) {
+  // Branch-free: whether an entry changes is a coin toss for the predictor, so every window
+  // point writes its log cell and its touched slot, and only the counts say which to keep.
+  std::array<Undo::Cell, 40> scratch;
+  Undo::Cell* const cells = log ? log->cells.data() : scratch.data();
+  int num_cells = log ? log->num_cells : 0;
+  for_each_window_point(board_, sq, window_, [&](int p, int d, int weight) {
     const int unit = sign * weight;
     const int i = p * 4 + d;
-    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
-    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
-    if (k == detail::kHalfWindow && far_keys_only) return;
-    const std::uint8_t own_entry = own_table[own_keys[i]];
-    const std::uint8_t other_entry = other_table[other_keys[i]];
+    const int own_key = own_keys[i] + unit, other_key = other_keys[i] + 2 * unit;
+    own_keys[i] = static_cast<std::uint16_t>(own_key);
+    other_keys[i] = static_cast<std::uint16_t>(other_key);
+    const std::uint8_t own_entry = own_table[own_key];
+    const std::uint8_t other_entry = other_table[other_key];
     const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
-    if (own_entry == own_old && other_entry == other_old) return;
-    if (log) {
-      Undo::Cell& cell = log->cells[log->num_cells++];
-      cell.index = static_cast<std::uint16_t>(i);
-      cell.entry[c] = own_old;
-      cell.entry[1 - c] = other_old;
-      cell.info[c] = own_info[p];
-      cell.info[1 - c] = other_info[p];
-    }
+    const std::uint64_t own_before = own_info[p], other_before = other_info[p];
+    Undo::Cell& cell = cells[num_cells];
+    cell.index = static_cast<std::uint16_t>(i);
+    cell.entry[C] = own_old;
+    cell.entry[O] = other_old;
+    cell.info[C] = own_before;
+    cell.info[O] = other_before;
+    num_cells += (own_entry != own_old) | (other_entry != other_old);
     own_entries[i] = own_entry;
     other_entries[i] = other_entry;
     // Only what the summary is made of matters (dead <-> none changes nothing).
-    const std::uint64_t own_delta = eval_->entry_info[own_entry] - eval_->entry_info[own_old];
-    const std::uint64_t other_delta = eval_->entry_info[other_entry] - eval_->entry_info[other_old];
-    own_info[p] += own_delta;
-    other_info[p] += other_delta;
-    const int changed = (own_delta ? 1 << c : 0) | (other_delta ? 1 << (1 - c) : 0);
-    if (changed && board_[p] == kEmpty) {
-      touched[num_touched] = static_cast<std::uint16_t>(p);
-      colours[num_touched++] = static_cast<std::uint8_t>(changed);
-    }
+    const std::uint64_t own_delta = entry_info[own_entry] - entry_info[own_old];
+    const std::uint64_t other_delta = entry_info[other_entry] - entry_info[other_old];
+    own_info[p] = own_before + own_delta;
+    other_info[p] = other_before + other_delta;
+    const int changed = ((own_delta != 0) << C) | ((other_delta != 0) << O);
+    touched[num_touched] = static_cast<std::uint16_t>(p);
+    colours[num_touched] = static_cast<std::uint8_t>(changed);
+    num_touched += (changed != 0) & (board_[p] == kEmpty);
   });
+  if (log) log->num_cells = static_cast<std::uint8_t>(num_cells);
   for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
 }
 
 void Position::update_keys(int sq, Color c, int sign) {
   std::uint16_t* const own_keys = &key_[c][0][0];
   std::uint16_t* const other_keys = &key_[1 - c][0][0];
-  for_each_window_point(board_, sq, [&](int p, int d, int weight, int) {
+  for_each_window_point(board_, sq, window_, [&](int p, int d, int weight) {
     const int i = p * 4 + d;
     own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
     other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * sign * weight);
@@ -311,8 +326,31 @@ void Position::unmake_logged(int sq, const Undo& u) {
   update_near(sq, -1);
 }
 
+namespace {
+// The 5x5 and 3x3 squares around a point, less the point, as board offsets.
+constexpr std::array<int, 24> kNear2Offsets = [] {
+  std::array<int, 24> t{};
+  int k = 0;
+  for (int dy = -2; dy <= 2; ++dy)
+    for (int dx = -2; dx <= 2; ++dx)
+      if (dx || dy) t[k++] = dy * kStride + dx;
+  return t;
+}();
+constexpr std::array<int, 8> kNear1Offsets = {-kStride - 1, -kStride, -kStride + 1, -1, 1,
+                                              kStride - 1,  kStride,  kStride + 1};
+}  // namespace
+
 void Position::update_near(int sq, int sign) {
   const int x = x_of(sq), y = y_of(sq), n = variant_.size;
+  // Two cells from every edge (most stones): fixed offsets, no test per cell (the tests
+  // cost a branch miss every few calls).
+  if (x >= 2 && y >= 2 && x <= n - 3 && y <= n - 3) {
+    for (const int off : kNear2Offsets)
+      near2_[sq + off] = static_cast<std::uint8_t>(near2_[sq + off] + sign);
+    for (const int off : kNear1Offsets)
+      near1_[sq + off] = static_cast<std::uint8_t>(near1_[sq + off] + sign);
+    return;
+  }
   for (int dy = -2; dy <= 2; ++dy) {
     if (y + dy < 0 || y + dy >= n) continue;
     for (int dx = -2; dx <= 2; ++dx) {
@@ -345,14 +383,14 @@ void Position::refresh_point(int sq, int colours, Undo* log) {
                                : value + eval_->combination[summary_threat(now)] +
                                      eval_->shape[shape] + capture_weight_ * summary_captures(now);
     }
-    if (now != old) {
-      const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);
-      const int new_bucket = (now & kFlagged) ? kFlaggedBucket : summary_threat(now);
-      if (old_bucket) --count_[c][old_bucket];
-      if (new_bucket) ++count_[c][new_bucket];
-      capturable_[c] += summary_captures(now) - summary_captures(old);
-      summary_[c][sq] = now;
-    }
+    // Unconditional (whether the summary changed is unpredictable): the same bucket is
+    // taken from and given back, and bucket 0 (no threat) is never read.
+    const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);
+    const int new_bucket = (now & kFlagged) ? kFlaggedBucket : summary_threat(now);
+    --count_[c][old_bucket];
+    ++count_[c][new_bucket];
+    capturable_[c] += summary_captures(now) - summary_captures(old);
+    summary_[c][sq] = now;
     score_[c] += value - contrib_[c][sq];
     contrib_[c][sq] = static_cast<std::int16_t>(value);
   }

@@ -273,7 +273,8 @@ class Position {
   static constexpr std::int8_t kNoWinner = -1;
   static constexpr std::int8_t kDrawNoMoves = -2;  // nothing legal left for the side to move
   // Per-point summary, per colour: bits 0-3 Threat, bits 4-7 pairs captured, bit 8 the move is
-  // (or, for renju double-threes, may be) forbidden.
+  // (or, for renju double-threes, may be) forbidden. 0 on stones and walls, so the board
+  // scans for threats read it alone.
   static constexpr std::uint16_t kFlagged = 0x100;
   static constexpr int kFlaggedBucket = 10;  // count_ index for flagged points
 
@@ -293,6 +294,8 @@ class Position {
   void set_stone(int sq, Color c, Undo* log = nullptr);
   void clear_stone(int sq);
   void update_lines(int sq, Color c, int sign, Undo* log);
+  template <int C>
+  void update_lines_as(int sq, int sign, Undo* log);
   void update_keys(int sq, Color c, int sign);  // the line keys alone
   void update_near(int sq, int sign);
   void refresh_point(int sq, int colours = 3, Undo* log = nullptr);  // colours: bit 0 black,
@@ -327,7 +330,12 @@ class Position {
   // evaluation contribution; per colour the summed scores, capturable pairs and point counts
   // by Threat (flagged points apart).
   std::array<const std::uint8_t*, 2> table_{};
-  std::array<bool, 2> exact_{};               // per colour: its table is the exact-five one
+  std::array<bool, 2> exact_{};  // per colour: its table is the exact-five one
+  // The cells each side that the line keys hold: under "five or more" (both tables plain) a
+  // pattern never depends on the cells five away (they only tell an exact five from an
+  // overline), so there the keys leave them empty and make / unmake never visit them
+  // (4 there, else patterns.hpp's kHalfWindow).
+  int window_ = 5;
   const detail::EvalTables* eval_ = nullptr;  // the evaluation weights, fixed at construction
   std::array<std::uint8_t, 2> mode_{};        // per colour: plain, renju black, capture rule
   int capture_weight_ = 0;

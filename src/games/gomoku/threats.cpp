@@ -134,8 +134,7 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
   MoveList<Position> fours;
   int found = 0;
   for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
-    if (board_[sq] != kEmpty) continue;
-    const int t = summary_threat(summary_[c][sq]);
+    const int t = summary_threat(summary_[c][sq]);  // 0 off the empty points
     if (t < kFour) continue;
     ++found;
     if (forbidden_for(sq, c)) continue;
@@ -174,9 +173,10 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
   // which a threat search finds its wins with soonest.
   MoveList<Position> fours, threes, strong_fours, strong_threes;
   for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
-    if (board_[sq] != kEmpty) continue;
-    const std::uint16_t s = summary_[c][sq];
+    const std::uint16_t s = summary_[c][sq];  // 0 off the empty points
     const int t = summary_threat(s);
+    // Most points make less than a free three: skip them on one test.
+    if (t < static_cast<int>(Threat::kFlexThree) && !(capture && summary_captures(s))) continue;
     if (t >= static_cast<int>(Threat::kFlexThree)) ++found;
     const int pairs = capture ? summary_captures(s) : 0;
     const bool wins_by_capture = pairs && captures_[c] + 2 * pairs >= kCaptureWin;
@@ -232,8 +232,7 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
     const bool single = count_[o][kFive] == 1;
     MoveList<Position> partial;
     for (int sq = first_point(); sq <= last_point(); ++sq) {
-      if (board_[sq] != kEmpty) continue;
-      const bool mine = summary_threat(summary_[c][sq]) == kFive;
+      const bool mine = summary_threat(summary_[c][sq]) == kFive;  // none off the empty points
       const bool theirs = summary_threat(summary_[o][sq]) == kFive;
       if ((!mine && !theirs) || forbidden_for(sq, c)) continue;
       if (mine || single)
@@ -324,9 +323,9 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
   std::array<std::uint16_t, kMaxMoves> threats;
   int num_threats = 0;
   const int expected = count_[o][kFlaggedBucket] ? kMaxMoves : count_[o][kFlexFour];
+  // (The summaries are 0 off the empty points.)
   for (int sq = first_point(); sq <= last_point() && num_threats < expected; ++sq)
-    if (board_[sq] == kEmpty && summary_threat(summary_[o][sq]) == kFlexFour &&
-        !forbidden_for(sq, o))
+    if (summary_threat(summary_[o][sq]) == kFlexFour && !forbidden_for(sq, o))
       threats[num_threats++] = static_cast<std::uint16_t>(sq);
   if (num_threats == 0) return 0;
   // Is t still an open-four point for o once c has a stone on sq (sq != t)?
@@ -395,7 +394,10 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
   const auto& mine = count_[c];
   const bool counter_fours = four_points(c) + mine[kFive] + mine[kFlaggedBucket] > 0;
   if (counter_fours) {
-    for (int sq = first_point(); sq <= last_point(); ++sq) consider(sq, near_threat[sq] != 0);
+    // consider() keeps only window points and own fours: test those two first, cheaply.
+    for (int sq = first_point(); sq <= last_point(); ++sq)
+      if (near_threat[sq] || summary_threat(summary_[c][sq]) >= kFour)
+        consider(sq, near_threat[sq] != 0);
   } else {
     // Only the windows, in board order (the list's order is the search's move order).
     std::sort(near.begin(), near.begin() + num_near);

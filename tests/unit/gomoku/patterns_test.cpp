@@ -6,6 +6,7 @@
 
 #include "core/rng.hpp"
 #include "games/gomoku/eval_weights.hpp"
+#include "games/gomoku/patterns.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
 
 namespace kibitz::gomoku {
@@ -187,6 +188,19 @@ TEST(GomokuPatterns, KnownShapes) {
   EXPECT_EQ(v.pattern(at(8, 9).sq, kBlack, 2), Pattern::kFlexFour);
   EXPECT_EQ(v.threat(at(8, 9).sq, kBlack), Threat::kFlexFour);
   EXPECT_EQ(v.pattern(at(8, 9).sq, kBlack, 0), Pattern::kNone);
+}
+
+// Under "five or more" the line keys leave the cells five away empty (Position::window_):
+// that is only right if the plain table never depends on them. The exact-five table does.
+TEST(GomokuPatterns, FiveOrMoreIgnoresTheCellsFiveAway) {
+  const detail::Entry* plain = detail::pattern_table(false);
+  const detail::Entry* exact = detail::pattern_table(true);
+  int exact_differs = 0;
+  for (int key = 0; key < detail::kNumKeys; ++key) {
+    ASSERT_EQ(plain[key], plain[detail::inner_key(key)]) << "key " << key;
+    exact_differs += exact[key] != exact[detail::inner_key(key)];
+  }
+  EXPECT_GT(exact_differs, 0);
 }
 
 TEST(GomokuPatterns, CaptureCountsPerPoint) {
