@@ -345,8 +345,10 @@ void Position::update_near(int sq, int sign) {
   // Two cells from every edge (most stones): fixed offsets, no test per cell (the tests
   // cost a branch miss every few calls).
   if (x >= 2 && y >= 2 && x <= n - 3 && y <= n - 3) {
+#pragma GCC unroll 24
     for (const int off : kNear2Offsets)
       near2_[sq + off] = static_cast<std::uint8_t>(near2_[sq + off] + sign);
+#pragma GCC unroll 8
     for (const int off : kNear1Offsets)
       near1_[sq + off] = static_cast<std::uint8_t>(near1_[sq + off] + sign);
     return;
@@ -363,7 +365,8 @@ void Position::update_near(int sq, int sign) {
   }
 }
 
-void Position::refresh_point(int sq, int colours, Undo* log) {
+// Inline (it runs some twenty times a make; the call cost as much as a colour's update).
+[[gnu::always_inline]] inline void Position::refresh_point(int sq, int colours, Undo* log) {
   if (log) {
     Undo::Point& pt = log->points[log->num_points++];
     pt.sq = static_cast<std::uint16_t>(sq);
