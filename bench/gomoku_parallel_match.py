@@ -107,9 +107,16 @@ def summary(games, name):
 
 
 def compare(a, b, name):
-    def by_key(games):
-        return {(g["opening"], g["black"] == name): score_of(g, name) for g in games}
-    ka, kb = by_key(a), by_key(b)
+    # Kibitz's name in both runs, or "FIRST,SECOND" where the runs named it differently.
+    first, _, second = name.partition(",")
+    second = second or first
+    for games, n in ((a, first), (b, second)):
+        if games and not any(n in (g["black"], g["white"]) for g in games):
+            sys.exit(f"no game has a player named '{n}' (give --name, or FIRST,SECOND)")
+
+    def by_key(games, n):
+        return {(g["opening"], g["black"] == n): score_of(g, n) for g in games}
+    ka, kb = by_key(a, first), by_key(b, second)
     common = [k for k in ka if k in kb]
     better = sum(1 for k in common if kb[k] > ka[k])
     worse = sum(1 for k in common if kb[k] < ka[k])
@@ -199,7 +206,8 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("first")
     c.add_argument("second")
-    c.add_argument("--name", default="kibitz")
+    c.add_argument("--name", default="kibitz",
+                   help="Kibitz's name in both runs, or FIRST,SECOND (--name of each run)")
     args = ap.parse_args()
     if args.cmd == "run":
         run(args)
