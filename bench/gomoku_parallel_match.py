@@ -19,6 +19,7 @@ keeps about one core busy), then merges the games logs and prints the score.
   bench/gomoku_parallel_match.py run ... --turn-ms 100 --engine-turn-ms 400 ...   # time odds
   bench/gomoku_parallel_match.py summary games.txt
   bench/gomoku_parallel_match.py compare base.txt new.txt
+  bench/gomoku_parallel_match.py compare base.txt new.txt --name base,new   # run --name base / new
 """
 import argparse
 import json
