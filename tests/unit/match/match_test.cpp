@@ -335,9 +335,13 @@ TEST(MatchGomoku, GomocupEngineProcessPlaysCleanly) {
   auto c = config_for(
       {"name=gomocup cmd=" + std::string(KIBITZ_BINARY) + " gomocup --hash 1", "bot=random"});
   c.settings.limits.movetime_ms = 120;  // the engine keeps 60 ms of it (its safety margin)
+  // The default handshake time: the whole binary under ASan, started while the other core
+  // runs tests, once took over 3 s to answer START.
+  c.settings.start_timeout_ms = 10'000;
   c.openings.file = book;
   c.games = 2;
   const auto r = play_gomoku(c);
+  ASSERT_EQ(r.players.size(), 2u);
   const auto& f = r.players[0].faults;
   EXPECT_EQ(f.time_losses + f.illegal_moves + f.crashes, 0);
   EXPECT_EQ(r.pairings[0].tally.wins, 2);
