@@ -50,7 +50,6 @@ Position::Position(Variant v) : variant_(v) {
   const bool exact_black = v.rule == Rule::kExactFive || v.rule == Rule::kRenju;
   const bool exact_white = v.rule == Rule::kExactFive;
   table_ = {detail::pattern_table(exact_black), detail::pattern_table(exact_white)};
-  exact_ = {exact_black, exact_white};
   window_ = exact_black || exact_white ? detail::kHalfWindow : detail::kHalfWindow - 1;
   const std::uint8_t black_mode = v.rule == Rule::kRenju     ? kRenjuBlack
                                   : v.rule == Rule::kCapture ? kCaptureRule
@@ -327,7 +326,8 @@ void Position::unmake_logged(int sq, const Undo& u) {
 }
 
 namespace {
-// The 5x5 and 3x3 squares around a point, less the point, as board offsets.
+// The 5x5 square around a point, less the point, as board offsets (the 3x3 one is
+// kEightWays).
 constexpr std::array<int, 24> kNear2Offsets = [] {
   std::array<int, 24> t{};
   int k = 0;
@@ -336,8 +336,6 @@ constexpr std::array<int, 24> kNear2Offsets = [] {
       if (dx || dy) t[k++] = dy * kStride + dx;
   return t;
 }();
-constexpr std::array<int, 8> kNear1Offsets = {-kStride - 1, -kStride, -kStride + 1, -1, 1,
-                                              kStride - 1,  kStride,  kStride + 1};
 }  // namespace
 
 void Position::update_near(int sq, int sign) {
@@ -349,7 +347,7 @@ void Position::update_near(int sq, int sign) {
     for (const int off : kNear2Offsets)
       near2_[sq + off] = static_cast<std::uint8_t>(near2_[sq + off] + sign);
 #pragma GCC unroll 8
-    for (const int off : kNear1Offsets)
+    for (const int off : kEightWays)
       near1_[sq + off] = static_cast<std::uint8_t>(near1_[sq + off] + sign);
     return;
   }

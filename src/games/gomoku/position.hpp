@@ -330,11 +330,10 @@ class Position {
   // evaluation contribution; per colour the summed scores, capturable pairs and point counts
   // by Threat (flagged points apart).
   std::array<const std::uint8_t*, 2> table_{};
-  std::array<bool, 2> exact_{};  // per colour: its table is the exact-five one
-  // The cells each side that the line keys hold: under "five or more" (both tables plain) a
-  // pattern never depends on the cells five away (they only tell an exact five from an
-  // overline), so there the keys leave them empty and make / unmake never visit them
-  // (4 there, else patterns.hpp's kHalfWindow).
+  // The cells each side that the line keys hold: under "five or more" (both colours' tables plain)
+  // a pattern never depends on the cells five away (they only tell an exact five from an overline),
+  // so there the keys leave them empty and make / unmake never visit them (4 there, else
+  // patterns.hpp's kHalfWindow).
   int window_ = 5;
   const detail::EvalTables* eval_ = nullptr;  // the evaluation weights, fixed at construction
   std::array<std::uint8_t, 2> mode_{};        // per colour: plain, renju black, capture rule
