@@ -324,7 +324,7 @@ TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   const EvalWeights truth = synthetic_truth();
   const double k = 0.8;
   Rng rng(3);
-  std::vector<TuneSample> data = synthetic_counts(rng, 4000);
+  std::vector<TuneSample> data = synthetic_counts(rng, 2000);
   for (TuneSample& s : data)
     s.result = static_cast<float>(1 / (1 + std::exp(-k * linear_eval(s.x, truth) / 400)));
   const EvalWeights start = synthetic_start(truth);
@@ -358,7 +358,7 @@ TEST(GomokuTune, RecoversKnownWeightsFromScores) {
   const EvalWeights truth = synthetic_truth();
   const double k = 0.8;
   Rng rng(11);
-  std::vector<TuneSample> data = synthetic_counts(rng, 4000);
+  std::vector<TuneSample> data = synthetic_counts(rng, 2000);
   for (TuneSample& s : data) {
     s.result = rng.below(2) ? 1.0f : 0.0f;
     s.score = static_cast<float>(linear_eval(s.x, truth));

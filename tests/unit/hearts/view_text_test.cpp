@@ -33,7 +33,9 @@ void expect_same_view(const Observation& a, const Observation& b) {
 TEST(HeartsView, EveryViewOfRandomHandsRoundTrips) {
   Rng rng(11);
   int views = 0;
-  for (int hand = 0; hand < 12; ++hand) {
+  // Two hands of each passing direction (each view's plays are checked against an exact count
+  // of the deals consistent with them, so views are not cheap under the sanitizer).
+  for (int hand = 0; hand < 8; ++hand) {
     const auto dir = static_cast<PassDir>(hand % 4);
     State s(random_deal(rng), dir, {}, {hand, 0, 3 * hand, 26});
     while (true) {
@@ -54,7 +56,7 @@ TEST(HeartsView, EveryViewOfRandomHandsRoundTrips) {
       s.apply(moves[rng.below(moves.size())]);
     }
   }
-  EXPECT_GT(views, 12 * 4 * 52);
+  EXPECT_GT(views, 8 * 4 * 52);
 }
 
 TEST(HeartsView, BadTextsGetOneLine) {
