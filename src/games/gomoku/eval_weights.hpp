@@ -62,8 +62,8 @@ Result<EvalWeights> parse_eval_weights(std::string_view json);
 Result<EvalWeights> load_eval_weights(const std::string& path);
 std::string format_eval_weights(const EvalWeights& w);  // the file format, one JSON object
 
-// The compiled-in weights for a rule set (data/gomoku/eval-freestyle.json, eval-capture.json,
-// or eval-default.json for exact five and renju).
+// The compiled-in weights for a rule set (data/gomoku/eval-freestyle.json, eval-exact5.json,
+// eval-capture.json, or eval-default.json for renju).
 const EvalWeights& builtin_eval_weights(Rule r);
 // The weights positions of rule r are built with from now on (positions already made keep
 // theirs). Meant for startup, before any search runs.
