@@ -40,6 +40,15 @@ TEST(GomokuEvalWeights, BuiltinFilesParse) {
   }
 }
 
+// Freestyle, exact five and capture each get their own file (it names that rule); renju falls
+// back to the shared eval-default.json ("any"). Catches a rule left on the fallback.
+TEST(GomokuEvalWeights, EachRuleGetsItsOwnFile) {
+  EXPECT_EQ(builtin_eval_weights(Rule::kFreestyle).rule, "freestyle");
+  EXPECT_EQ(builtin_eval_weights(Rule::kExactFive).rule, "exact5");
+  EXPECT_EQ(builtin_eval_weights(Rule::kCapture).rule, "capture");
+  EXPECT_EQ(builtin_eval_weights(Rule::kRenju).rule, "any");
+}
+
 // A file written by format_eval_weights reads back the same; loading it from disk works.
 TEST(GomokuEvalWeights, FormatRoundTripsAndLoads) {
   EvalWeights w = builtin_eval_weights(Rule::kFreestyle);
