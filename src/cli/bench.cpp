@@ -42,9 +42,9 @@ Result<void> apply_search_options(engine::BenchRequest& a) {
 
 int bench_go(const engine::BenchRequest& request) {
   auto a = request;
-  if (a.pipeline || a.plain || !a.disable.empty() || !a.engine_options.empty())
-    return report_error("--pipeline, --plain, --disable and --option are for the alpha-beta games",
-                        2);
+  if (a.pipeline || a.plain || !a.disable.empty() || !a.engine_options.empty() || !a.rule.empty())
+    return report_error(
+        "--pipeline, --plain, --disable, --option and --rule are for the alpha-beta games", 2);
   if (a.options.playouts == 0) a.options.playouts = kGoBenchPlayouts;
   if (a.go_playouts == "learned") go::PlayoutModel::set_active(&go::PlayoutModel::builtin());
   Progress progress("bench", engine::go_bench_positions().size());
@@ -75,7 +75,8 @@ int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
   if (a.pipeline && (!gomoku || a.options.movetime_ms <= 0))
     return report_error("--pipeline needs --game gomoku and --movetime", 2);
   if (gomoku && !a.engine_options.empty())
-    return report_error("--option is for chess (gomoku: --disable, --pipeline)", 2);
+    return report_error("--option is for chess (gomoku: --disable, --pipeline, --rule)", 2);
+  if (!gomoku && !a.rule.empty()) return report_error("--rule is for gomoku", 2);
   if (a.options.depth == 0) a.options.depth = gomoku ? kGomokuBenchDepth : kChessBenchDepth;
   std::unique_ptr<engine::AnyEngine> e;
   if (gomoku) {
@@ -106,7 +107,18 @@ int bench_alphabeta(engine::BenchRequest a, bool gomoku) {
     limits.movetime_ms = a.options.movetime_ms;
   else
     limits.depth = a.options.depth;
-  const auto positions = gomoku ? engine::gomoku_bench_positions() : engine::chess_bench_fens();
+  auto positions = gomoku ? engine::gomoku_bench_positions() : engine::chess_bench_fens();
+  // Another gomoku rule: the same games, each read under it (the rule word leads the text).
+  std::vector<std::string> ruled;
+  if (!a.rule.empty()) {
+    for (const auto p : positions) ruled.push_back(fmt::format("{} {}", a.rule, p));
+    positions.assign(ruled.begin(), ruled.end());
+    for (std::size_t i = 0; i < ruled.size(); ++i)
+      if (!e->set_position(ruled[i]))
+        return report_error(
+            fmt::format("--rule {}: bench position {} is not a position under it", a.rule, i + 1),
+            2);
+  }
   Progress progress("bench", positions.size());
   std::size_t done = 0;
   const auto each = [&](const engine::BenchPosition& p) {
@@ -197,6 +209,9 @@ Runner add_bench(CLI::App& root, const Registry& registry) {
   for (auto n : search::SearchOptions::technique_names()) techniques += fmt::format(" {}", n);
   cmd->add_option("--disable", a->request.disable, "switch techniques off (ablation):" + techniques)
       ->delimiter(',');
+  cmd->add_option("--rule", a->request.rule,
+                  "gomoku: read the positions under this rule: freestyle (default), exact5, renju")
+      ->check(CLI::IsMember({"freestyle", "exact5", "renju"}));
   cmd->add_flag("--pipeline", a->request.pipeline,
                 "gomoku with --movetime: the whole five-stage engine, not the alpha-beta alone");
   cmd->add_flag("--plain", a->request.plain,
@@ -211,6 +226,7 @@ Runner add_bench(CLI::App& root, const Registry& registry) {
       "  kibitz bench --movetime 1000 --verbose\n"
       "  kibitz bench --game gomoku\n"
       "  kibitz bench --game gomoku --movetime 450 --verbose\n"
+      "  kibitz bench --game gomoku --rule exact5 --depth 11   # exact five's node speed\n"
       "  kibitz bench --game go --verbose");
   return [a, &registry] {
     const GameEntry* g = registry.find(a->game);

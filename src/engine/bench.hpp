@@ -31,6 +31,7 @@ struct BenchRequest {
   bool verbose = false;
   std::string go_playouts = "rules";        // Go: the playout policy
   std::vector<std::string> engine_options;  // chess: NAME=VALUE words, set after the others
+  std::string rule;                         // gomoku: the positions' rule (empty: freestyle)
 };
 struct BenchPosition {
   std::string position;  // FEN (chess) or the moves played (gomoku)

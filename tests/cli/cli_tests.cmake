@@ -42,7 +42,15 @@ kibitz_cli_test(bad_fen_status WILL_FAIL ARGS perft --depth 1 --fen "8/8/8/8/8/8
 kibitz_cli_test(gomoku_bench_pipeline_needs_movetime ARGS bench --game gomoku --pipeline
   MATCH "^kibitz: error: --pipeline needs --game gomoku and --movetime\n$")
 kibitz_cli_test(go_bench_rejects_alphabeta_options ARGS bench --game go --disable lmr
-  MATCH "^kibitz: error: --pipeline, --plain, --disable and --option are for the alpha-beta games\n$")
+  MATCH "^kibitz: error: --pipeline, --plain, --disable, --option and --rule are for the alpha-beta games\n$")
+# Gomoku's bench under another rule reads each of its 14 games under that rule.
+kibitz_cli_test(gomoku_bench_exact5 ARGS bench --game gomoku --rule exact5 --depth 2 --verbose
+  MATCH "^ 1 depth  2 [^\n]* exact5 f10 h7 [^\n]*\n(.*\n)*14 depth  2 [^\n]* exact5 j6 f10 i6 e11 k6 l6 g9 [^\n]*\n(.*\n)*Nodes searched")
+kibitz_cli_test(gomoku_bench_renju ARGS bench --game gomoku --rule renju --depth 2 --verbose
+  MATCH "14 depth  2 [^\n]* renju j6 ")
+kibitz_cli_test(chess_bench_rejects_rule ARGS bench --depth 1 --rule exact5
+  MATCH "^kibitz: error: --rule is for gomoku\n$")
+kibitz_cli_test(gomoku_bench_bad_rule ARGS bench --game gomoku --rule ninuki MATCH "--rule: ninuki not in")
 kibitz_cli_test(bench_bad_eval_file ARGS bench --depth 1 --option EvalFile=/nonexistent/x.nnue
   MATCH "^kibitz: error: EvalFile: cannot read network file '/nonexistent/x.nnue' \\(the hand-written evaluation runs\\)\n$")
 kibitz_cli_test(bench_option_not_for_gomoku ARGS bench --game gomoku --option UseNNUE=false

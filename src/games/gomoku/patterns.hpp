@@ -22,10 +22,18 @@ inline constexpr int kCellBlocked = 2;
 // Which base-3 digit of a key holds the cell at `offset` (-5..-1, 1..5) from the point.
 inline constexpr int digit_of(int offset) { return offset < 0 ? offset + 5 : offset + 4; }
 
-// A key with the cells five away (digits 0 and 9) read as empty: the key the lines hold where
-// only the four cells each side matter (Position, under "five or more").
+// A key with the cells five away (digits 0 and 9) read as empty.
 inline constexpr std::uint16_t inner_key(int key) {
   return static_cast<std::uint16_t>(key - key % 3 - key / kPow3[9] * kPow3[9]);
+}
+
+// The key as a Position holds it: the cells five away read as empty, but for an own stone
+// where `exact`. No table tells a blocked cell five away from an empty one, and only the
+// exact-five table depends on an own stone there (an overline); the tests check both.
+inline constexpr std::uint16_t outer_key(int key, bool exact) {
+  const int near = inner_key(key);
+  return static_cast<std::uint16_t>(
+      exact ? near + (key % 3 == kCellOwn) + (key / kPow3[9] == kCellOwn) * kPow3[9] : near);
 }
 
 // A table entry: bits 0-3 the Pattern; bit 4 set on a kFlexFour that is really two separate

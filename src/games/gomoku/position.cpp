@@ -50,7 +50,7 @@ Position::Position(Variant v) : variant_(v) {
   const bool exact_black = v.rule == Rule::kExactFive || v.rule == Rule::kRenju;
   const bool exact_white = v.rule == Rule::kExactFive;
   table_ = {detail::pattern_table(exact_black), detail::pattern_table(exact_white)};
-  window_ = exact_black || exact_white ? detail::kHalfWindow : detail::kHalfWindow - 1;
+  outer_ = {exact_black, exact_white};
   const std::uint8_t black_mode = v.rule == Rule::kRenju     ? kRenjuBlack
                                   : v.rule == Rule::kCapture ? kCaptureRule
                                                              : kPlain;
@@ -78,8 +78,8 @@ void Position::rebuild() {
     if (board_[sq] != kEmpty) ++stones_;
     for (Color c : {kBlack, kWhite})
       for (int d = 0; d < 4; ++d) {
-        key_[c][sq][d] = scan_key(board_.data(), sq, kDirections[d], c);
-        if (window_ < detail::kHalfWindow) key_[c][sq][d] = detail::inner_key(key_[c][sq][d]);
+        key_[c][sq][d] =
+            detail::outer_key(scan_key(board_.data(), sq, kDirections[d], c), outer_[c]);
         entry_[c][sq][d] = table_[c][key_[c][sq][d]];
         info_[c][sq] += eval_->entry_info[entry_[c][sq][d]];
       }
@@ -207,20 +207,26 @@ Position Position::transformed(int t) const {
 // --- the incremental pattern state ---------------------------------------------------------
 
 namespace {
-// Calls f(p, d, unit) for each point p within `window` cells of sq on its four lines (d the
-// direction), where unit is the weight of sq's digit in p's key along d.
-template <class F>
+// Calls near(p, d, unit) for each point p within four cells of sq on its four lines (d the
+// direction), where unit is the weight of sq's digit in p's key along d; and, where `outer`,
+// far(p, d, unit) for the points five cells away.
+template <class Near, class Far>
 inline void for_each_window_point(const std::array<std::uint8_t, kSquares>& board, int sq,
-                                  int window, F&& f) {
+                                  bool outer, Near&& near, Far&& far) {
   for (int d = 0; d < 4; ++d) {
     const int step = kDirections[d];
     for (int side = -1; side <= 1; side += 2) {
       int p = sq;
-      for (int k = 1; k <= window; ++k) {
+      int k = 1;
+      for (; k < detail::kHalfWindow; ++k) {
         p += side * step;
         if (board[p] == kWall) break;
-        f(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]));
+        near(p, d, static_cast<int>(kPow3[detail::digit_of(-side * k)]));
       }
+      if (!outer || k < detail::kHalfWindow) continue;
+      p += side * step;
+      if (board[p] != kWall)
+        far(p, d, static_cast<int>(kPow3[detail::digit_of(-side * detail::kHalfWindow)]));
     }
   }
 }
@@ -256,7 +262,7 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   std::array<Undo::Cell, 40> scratch;
   Undo::Cell* const cells = log ? log->cells.data() : scratch.data();
   int num_cells = log ? log->num_cells : 0;
-  for_each_window_point(board_, sq, window_, [&](int p, int d, int weight) {
+  const auto near = [&](int p, int d, int weight) {
     const int unit = sign * weight;
     const int i = p * 4 + d;
     const int own_key = own_keys[i] + unit, other_key = other_keys[i] + 2 * unit;
@@ -284,7 +290,30 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
     touched[num_touched] = static_cast<std::uint16_t>(p);
     colours[num_touched] = static_cast<std::uint8_t>(changed);
     num_touched += (changed != 0) & (board_[p] == kEmpty);
-  });
+  };
+  // Five away only the own stone counts, and only under an exact table (outer_).
+  const auto far = [&](int p, int d, int weight) {
+    const int i = p * 4 + d;
+    const int own_key = own_keys[i] + sign * weight;
+    own_keys[i] = static_cast<std::uint16_t>(own_key);
+    const std::uint8_t own_entry = own_table[own_key];
+    const std::uint8_t own_old = own_entries[i];
+    const std::uint64_t own_before = own_info[p];
+    Undo::Cell& cell = cells[num_cells];
+    cell.index = static_cast<std::uint16_t>(i);
+    cell.entry[C] = own_old;
+    cell.entry[O] = other_entries[i];
+    cell.info[C] = own_before;
+    cell.info[O] = other_info[p];
+    num_cells += own_entry != own_old;
+    own_entries[i] = own_entry;
+    const std::uint64_t own_delta = entry_info[own_entry] - entry_info[own_old];
+    own_info[p] = own_before + own_delta;
+    touched[num_touched] = static_cast<std::uint16_t>(p);
+    colours[num_touched] = static_cast<std::uint8_t>(1 << C);
+    num_touched += (own_delta != 0) & (board_[p] == kEmpty);
+  };
+  for_each_window_point(board_, sq, outer_[C], near, far);
   if (log) log->num_cells = static_cast<std::uint8_t>(num_cells);
   for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
 }
@@ -292,11 +321,17 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
 void Position::update_keys(int sq, Color c, int sign) {
   std::uint16_t* const own_keys = &key_[c][0][0];
   std::uint16_t* const other_keys = &key_[1 - c][0][0];
-  for_each_window_point(board_, sq, window_, [&](int p, int d, int weight) {
-    const int i = p * 4 + d;
-    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
-    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * sign * weight);
-  });
+  for_each_window_point(
+      board_, sq, outer_[c],
+      [&](int p, int d, int weight) {
+        const int i = p * 4 + d;
+        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
+        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * sign * weight);
+      },
+      [&](int p, int d, int weight) {
+        const int i = p * 4 + d;
+        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
+      });
 }
 
 void Position::unmake_logged(int sq, const Undo& u) {

@@ -330,11 +330,11 @@ class Position {
   // evaluation contribution; per colour the summed scores, capturable pairs and point counts
   // by Threat (flagged points apart).
   std::array<const std::uint8_t*, 2> table_{};
-  // The cells each side that the line keys hold: under "five or more" (both colours' tables plain)
-  // a pattern never depends on the cells five away (they only tell an exact five from an overline),
-  // so there the keys leave them empty and make / unmake never visit them (4 there, else
-  // patterns.hpp's kHalfWindow).
-  int window_ = 5;
+  // Per colour, whether its keys hold its own stones five cells away. A pattern never depends
+  // on a cell five away except under "exactly five", and there only on whether it holds an own
+  // stone (an overline): so the keys read every such cell as empty but for an exact table's own
+  // stones, and make / unmake visit the cells five away only for those (detail::outer_key).
+  std::array<bool, 2> outer_{};
   const detail::EvalTables* eval_ = nullptr;  // the evaluation weights, fixed at construction
   std::array<std::uint8_t, 2> mode_{};        // per colour: plain, renju black, capture rule
   int capture_weight_ = 0;

@@ -190,17 +190,24 @@ TEST(GomokuPatterns, KnownShapes) {
   EXPECT_EQ(v.pattern(at(8, 9).sq, kBlack, 0), Pattern::kNone);
 }
 
-// Under "five or more" the line keys leave the cells five away empty (Position::window_):
-// that is only right if the plain table never depends on them. The exact-five table does.
+// The line keys read the cells five away as empty but for an exact table's own stones
+// (Position::outer_, detail::outer_key): that is only right if the plain table never depends
+// on them and the exact-five table never tells a blocked one from an empty one. It does
+// depend on an own stone there.
 TEST(GomokuPatterns, FiveOrMoreIgnoresTheCellsFiveAway) {
   const detail::Entry* plain = detail::pattern_table(false);
   const detail::Entry* exact = detail::pattern_table(true);
-  int exact_differs = 0;
+  int exact_differs = 0, normalised = 0;
   for (int key = 0; key < detail::kNumKeys; ++key) {
     ASSERT_EQ(plain[key], plain[detail::inner_key(key)]) << "key " << key;
+    ASSERT_EQ(plain[key], plain[detail::outer_key(key, false)]) << "key " << key;
+    ASSERT_EQ(exact[key], exact[detail::outer_key(key, true)]) << "key " << key;
     exact_differs += exact[key] != exact[detail::inner_key(key)];
+    normalised += detail::outer_key(key, true) != key;
   }
   EXPECT_GT(exact_differs, 0);
+  // The keys with a blocked cell at either end change: 1 - (2/3)^2 = 5/9 of them.
+  EXPECT_EQ(normalised, detail::kNumKeys / 9 * 5);
 }
 
 TEST(GomokuPatterns, CaptureCountsPerPoint) {
