@@ -29,15 +29,31 @@ std::size_t Position::candidate_moves(MoveList<Position>& out, int radius) const
     if (!forbidden_for(centre, side_)) out.push_back(Move{static_cast<std::uint16_t>(centre)});
     return out.size();
   }
+  if (radius == 1 || radius == 2) {
+    // Branch-free (whether a point is a candidate is a coin toss for the predictor): every
+    // point is written, and only the kept ones advance the count.
+    const auto& near = radius == 1 ? near1_ : near2_;
+    Move* const raw = out.data();
+    std::size_t kept = 0;
+    for (int sq = first_point(); sq <= last_point(); ++sq) {
+      raw[kept] = Move{static_cast<std::uint16_t>(sq)};
+      kept += (board_[sq] == kEmpty) & (near[sq] > 0);
+    }
+    // Forbidden points (renju black, the capture rule's double three) are flagged first.
+    if (count_[side_][kFlaggedBucket] > 0) {
+      std::size_t legal = 0;
+      for (std::size_t i = 0; i < kept; ++i)
+        if (!forbidden_for(raw[i].sq, side_)) raw[legal++] = raw[i];
+      kept = legal;
+    }
+    out.set_size(kept);
+    return kept;
+  }
   const int n = variant_.size;
   for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
     bool near = false;
-    if (radius == 1) {
-      near = near1_[sq] > 0;
-    } else if (radius == 2) {
-      near = near2_[sq] > 0;
-    } else {
+    {
       const int x = x_of(sq), y = y_of(sq);
       for (int yy = std::max(0, y - radius); yy <= std::min(n - 1, y + radius) && !near; ++yy)
         for (int xx = std::max(0, x - radius); xx <= std::min(n - 1, x + radius); ++xx) {

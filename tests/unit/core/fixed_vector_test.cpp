@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 
 namespace kibitz {
 namespace {
@@ -94,6 +95,32 @@ TEST(FixedVector, ResizeGrowsWithValueInitialisedElementsAndShrinks) {
   // Growing again must not resurrect the old 2 and 3.
   v.resize(4);
   EXPECT_EQ(v, (FixedVector<int, 8>{1, 0, 0, 0}));
+}
+
+// Elements whose default constructor is not trivial (a member initialiser, as gomoku's and
+// Go's Move have): the storage is not constructed up front, but every element the vector
+// hands out was written, and resize() gives new elements T's own initial value.
+TEST(FixedVector, ElementsWithAMemberInitialiser) {
+  struct Point {
+    std::uint16_t sq = 7;
+    bool operator==(const Point&) const = default;
+  };
+  static_assert(!std::is_trivially_default_constructible_v<Point>);
+  FixedVector<Point, 400> v;
+  EXPECT_TRUE(v.empty());
+  v.push_back(Point{3});
+  v.emplace_back();
+  v.resize(4);
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[0].sq, 3);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(v[i].sq, 7);
+  FixedVector<Point, 400> copy = v;
+  EXPECT_EQ(copy, v);
+  copy.swap_remove(0);
+  EXPECT_EQ(copy[0].sq, 7);
+  EXPECT_EQ(copy.size(), 3u);
+  EXPECT_TRUE(v.contains(Point{3}));
+  EXPECT_FALSE(copy.contains(Point{3}));
 }
 
 TEST(FixedVector, SetSizeAdoptsElementsWrittenThroughData) {

@@ -2,6 +2,9 @@
 // under each rule, the full-board draw, move lists, notation and the registry entry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "core/rng.hpp"
 #include "games/registry.hpp"
 #include "unit/gomoku/gomoku_test_util.hpp"
@@ -183,6 +186,45 @@ TEST(GomokuRules, CandidateMovesStayNearStones) {
   corner.apply(mv("a1"));
   EXPECT_EQ(corner.candidate_moves(c), 8u);
   EXPECT_EQ(corner.candidate_moves(c, 4), 24u);
+}
+
+// Against a brute force over the board: the empty points within `radius` (Chebyshev) of a
+// stone that the side to move may play, in board order (the search's move order depends on
+// it), on random games under every rule (renju's forbidden points and the capture rule's
+// removed stones included) and on both board sizes.
+TEST(GomokuRules, CandidateMovesMatchABruteForce) {
+  for (const Rule rule : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju, Rule::kCapture}) {
+    for (const int size : {15, 20}) {
+      Rng rng(static_cast<std::uint64_t>(rule) * 31 + static_cast<std::uint64_t>(size));
+      for (int game = 0; game < 8; ++game) {
+        Position p(Variant{size, rule});
+        for (int ply = 0; ply < 90 && !p.is_terminal(); ++ply) {
+          for (const int radius : {1, 2, 3}) {
+            MoveList<Position> got;
+            p.candidate_moves(got, radius);
+            std::vector<Move> want;
+            for (int y = 0; y < size; ++y)
+              for (int x = 0; x < size; ++x) {
+                const Move m = at(x, y);
+                if (p.stone(m.sq) != kEmpty || !p.is_legal(m)) continue;
+                bool near = false;
+                for (int yy = std::max(0, y - radius); yy <= std::min(size - 1, y + radius); ++yy)
+                  for (int xx = std::max(0, x - radius); xx <= std::min(size - 1, x + radius); ++xx)
+                    near = near || p.stone(at(xx, yy).sq) <= kWhite;
+                if (near) want.push_back(m);
+              }
+            if (p.stones_on_board() == 0) want = {at(size / 2, size / 2)};
+            ASSERT_EQ(std::vector<Move>(got.begin(), got.end()), want)
+                << rule_name(rule) << " radius " << radius << "\n"
+                << p.to_string();
+          }
+          MoveList<Position> moves;
+          if (p.candidate_moves(moves, 1) == 0) break;
+          p.apply(moves[rng.below(moves.size())]);
+        }
+      }
+    }
+  }
 }
 
 TEST(GomokuNotation, RoundTrips) {
