@@ -52,18 +52,17 @@ std::size_t Position::candidate_moves(MoveList<Position>& out, int radius) const
   const int n = variant_.size;
   for (int sq = first_point(); sq <= last_point(); ++sq) {
     if (board_[sq] != kEmpty) continue;
+    // Wider radii (not the search's): look at the square around the point.
     bool near = false;
-    {
-      const int x = x_of(sq), y = y_of(sq);
-      for (int yy = std::max(0, y - radius); yy <= std::min(n - 1, y + radius) && !near; ++yy)
-        for (int xx = std::max(0, x - radius); xx <= std::min(n - 1, x + radius); ++xx) {
-          const auto s = board_[square_of(xx, yy)];
-          if (s == kBlack || s == kWhite) {
-            near = true;
-            break;
-          }
+    const int x = x_of(sq), y = y_of(sq);
+    for (int yy = std::max(0, y - radius); yy <= std::min(n - 1, y + radius) && !near; ++yy)
+      for (int xx = std::max(0, x - radius); xx <= std::min(n - 1, x + radius); ++xx) {
+        const auto s = board_[square_of(xx, yy)];
+        if (s == kBlack || s == kWhite) {
+          near = true;
+          break;
         }
-    }
+      }
     if (near && !forbidden_for(sq, side_)) out.push_back(Move{static_cast<std::uint16_t>(sq)});
   }
   return out.size();
