@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 #include "games/gomoku/position_detail.hpp"
 
@@ -80,9 +81,8 @@ void Position::rebuild() {
       for (int d = 0; d < 4; ++d) {
         key_[c][sq][d] =
             detail::outer_key(scan_key(board_.data(), sq, kDirections[d], c), outer_[c]);
-        entry_[c][sq][d] = table_[c][key_[c][sq][d]];
-        info_[c][sq] += eval_->entry_info[entry_[c][sq][d]];
       }
+    if (board_[sq] == kEmpty) load_entries(sq);
   }
   for (int sq = 0; sq < kSquares; ++sq) {
     if (board_[sq] == kWall) continue;
@@ -253,7 +253,28 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   std::uint64_t* const own_info = info_[C].data();
   std::uint64_t* const other_info = info_[O].data();
   const std::uint64_t* const entry_info = eval_->entry_info.data();
-  // Points whose summary may change, refreshed once the keys are all updated.
+  // First every window point's keys, and a list of the empty ones: a stone keeps no entries
+  // (they are zero, set again when it goes), so a quarter of the window needs no look-ups.
+  // The list is made branch-free (whether a point is empty is a coin toss to the predictor).
+  std::array<std::uint16_t, 32> near_list;
+  std::array<std::uint16_t, 8> far_list;
+  int num_near = 0, num_far = 0;
+  for_each_window_point(
+      board_, sq, outer_[C],
+      [&](int p, int d, int weight) {
+        const int i = p * 4 + d, unit = sign * weight;
+        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
+        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
+        near_list[num_near] = static_cast<std::uint16_t>(i);
+        num_near += board_[p] == kEmpty;
+      },
+      [&](int p, int d, int weight) {
+        const int i = p * 4 + d;
+        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
+        far_list[num_far] = static_cast<std::uint16_t>(i);
+        num_far += board_[p] == kEmpty;
+      });
+  // Points whose summary may change, refreshed once the entries are all updated.
   std::array<std::uint16_t, 40> touched;
   std::array<std::uint8_t, 40> colours;
   int num_touched = 0;
@@ -262,14 +283,10 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   std::array<Undo::Cell, 40> scratch;
   Undo::Cell* const cells = log ? log->cells.data() : scratch.data();
   int num_cells = log ? log->num_cells : 0;
-  const auto near = [&](int p, int d, int weight) {
-    const int unit = sign * weight;
-    const int i = p * 4 + d;
-    const int own_key = own_keys[i] + unit, other_key = other_keys[i] + 2 * unit;
-    own_keys[i] = static_cast<std::uint16_t>(own_key);
-    other_keys[i] = static_cast<std::uint16_t>(other_key);
-    const std::uint8_t own_entry = own_table[own_key];
-    const std::uint8_t other_entry = other_table[other_key];
+  for (int k = 0; k < num_near; ++k) {
+    const int i = near_list[k], p = i / 4;
+    const std::uint8_t own_entry = own_table[own_keys[i]];
+    const std::uint8_t other_entry = other_table[other_keys[i]];
     const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
     const std::uint64_t own_before = own_info[p], other_before = other_info[p];
     Undo::Cell& cell = cells[num_cells];
@@ -289,14 +306,12 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
     const int changed = ((own_delta != 0) << C) | ((other_delta != 0) << O);
     touched[num_touched] = static_cast<std::uint16_t>(p);
     colours[num_touched] = static_cast<std::uint8_t>(changed);
-    num_touched += (changed != 0) & (board_[p] == kEmpty);
-  };
+    num_touched += changed != 0;
+  }
   // Five away only the own stone counts, and only under an exact table (outer_).
-  const auto far = [&](int p, int d, int weight) {
-    const int i = p * 4 + d;
-    const int own_key = own_keys[i] + sign * weight;
-    own_keys[i] = static_cast<std::uint16_t>(own_key);
-    const std::uint8_t own_entry = own_table[own_key];
+  for (int k = 0; k < num_far; ++k) {
+    const int i = far_list[k], p = i / 4;
+    const std::uint8_t own_entry = own_table[own_keys[i]];
     const std::uint8_t own_old = own_entries[i];
     const std::uint64_t own_before = own_info[p];
     Undo::Cell& cell = cells[num_cells];
@@ -311,9 +326,8 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
     own_info[p] = own_before + own_delta;
     touched[num_touched] = static_cast<std::uint16_t>(p);
     colours[num_touched] = static_cast<std::uint8_t>(1 << C);
-    num_touched += (own_delta != 0) & (board_[p] == kEmpty);
-  };
-  for_each_window_point(board_, sq, outer_[C], near, far);
+    num_touched += own_delta != 0;
+  }
   if (log) log->num_cells = static_cast<std::uint8_t>(num_cells);
   for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
 }
@@ -339,6 +353,10 @@ void Position::unmake_logged(int sq, const Undo& u) {
   board_[sq] = kEmpty;
   --stones_;
   update_keys(sq, c, -1);
+  for (int col = 0; col < 2; ++col) {
+    std::memcpy(entry_[col][sq].data(), &u.stone_entries[col], 4);
+    info_[col][sq] = u.stone_info[col];
+  }
   for (int k = 0; k < u.num_cells; ++k) {
     const Undo::Cell& cell = u.cells[k];
     const int p = cell.index / 4;
@@ -432,11 +450,32 @@ void Position::update_near(int sq, int sign) {
   }
 }
 
+void Position::load_entries(int sq) {
+  for (Color c : {kBlack, kWhite}) {
+    info_[c][sq] = 0;
+    for (int d = 0; d < 4; ++d) {
+      entry_[c][sq][d] = table_[c][key_[c][sq][d]];
+      info_[c][sq] += eval_->entry_info[entry_[c][sq][d]];
+    }
+  }
+}
+
 void Position::set_stone(int sq, Color c, Undo* log) {
   board_[sq] = c;
   ++stones_;
   hash_ ^= stone_key(c, sq);
   update_lines(sq, c, +1, log);
+  // A stone's point holds no entries (make / unmake skip it): logged, they come back as
+  // they were, since nothing changes a point's keys but the stones on its lines.
+  if (log)
+    for (int col = 0; col < 2; ++col) {
+      std::memcpy(&log->stone_entries[col], entry_[col][sq].data(), 4);
+      log->stone_info[col] = info_[col][sq];
+    }
+  for (int col = 0; col < 2; ++col) {
+    entry_[col][sq] = {};
+    info_[col][sq] = 0;
+  }
   refresh_point(sq, 3, log);
   update_near(sq, +1);
 }
@@ -447,6 +486,7 @@ void Position::clear_stone(int sq) {
   --stones_;
   hash_ ^= stone_key(c, sq);
   update_lines(sq, c, -1, nullptr);
+  load_entries(sq);
   refresh_point(sq);
   update_near(sq, -1);
 }

@@ -132,6 +132,8 @@ class Position {
     std::uint8_t num_points;
     std::array<Cell, 40> cells;
     std::array<Point, 41> points;
+    std::array<std::uint32_t, 2> stone_entries;  // the move's point's entries and sums
+    std::array<std::uint64_t, 2> stone_info;
     std::array<std::array<std::int16_t, 11>, 2> count;
     std::array<std::int32_t, 2> capturable;
   };
@@ -293,6 +295,7 @@ class Position {
   // `log` (optional) records what changed for unmake to put back.
   void set_stone(int sq, Color c, Undo* log = nullptr);
   void clear_stone(int sq);
+  void load_entries(int sq);  // an empty point's entries and sums from its keys
   void update_lines(int sq, Color c, int sign, Undo* log);
   template <int C>
   void update_lines_as(int sq, int sign, Undo* log);
@@ -326,9 +329,10 @@ class Position {
   std::uint16_t five_sq_ = 0;
   std::uint16_t last_ = 0;
   // The incremental pattern state: for each colour, point and direction the base-3 key of
-  // the five cells each side and its table entry; per point and colour the summary and its
-  // evaluation contribution; per colour the summed scores, capturable pairs and point counts
-  // by Threat (flagged points apart).
+  // the five cells each side and its table entry (entries and their sums are zero on a stone's
+  // point, which make / unmake skip, and are set again when it goes); per point and colour the
+  // summary and its evaluation contribution; per colour the summed scores, capturable pairs and
+  // point counts by Threat (flagged points apart).
   std::array<const std::uint8_t*, 2> table_{};
   // Per colour, whether its keys hold its own stones five cells away. A pattern never depends
   // on a cell five away except under "exactly five", and there only on whether it holds an own
