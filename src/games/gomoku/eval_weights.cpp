@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "games/gomoku/patterns.hpp"
+#include "games/gomoku/position_detail.hpp"
 
 namespace kibitz::gomoku {
 
@@ -57,6 +58,14 @@ const EvalTables* make_tables(const EvalWeights& w) {
   t.combination = w.combination;
   t.to_move = w.to_move;
   std::copy(w.shape.begin(), w.shape.end(), t.shape.begin());
+  for (int mode = 0; mode < 3; ++mode)
+    for (int i = 0; i < detail::kComboSize; ++i) {
+      const std::uint16_t summary = detail::kCombo[mode][i];
+      const int add =
+          t.combination[detail::summary_threat(summary)] + t.shape[detail::kShapeOfCombo[i]];
+      t.point[mode][i] = summary | static_cast<std::uint32_t>(static_cast<std::uint16_t>(add))
+                                       << 16;
+    }
   t.tempo = w.tempo;
   t.weights = w;
   return &t;

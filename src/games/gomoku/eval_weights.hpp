@@ -78,6 +78,11 @@ struct EvalTables {
   std::array<int, 10> combination{};
   std::array<int, 10> to_move{};
   std::array<int, kShapes + 1> shape{};  // the last: points without a shape
+  // By combination mode and index (position_detail.hpp: kCombo): the summary (captures
+  // aside) in the low 16 bits, and in the high 16 (signed) the combination and shape
+  // weights together, so that a point's refresh reads one entry.
+  static constexpr int kCombinations = 1728;
+  std::array<std::array<std::uint32_t, kCombinations>, 3> point{};
   int tempo = 0;
   EvalWeights weights;
 };

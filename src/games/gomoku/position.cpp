@@ -429,14 +429,9 @@ void Position::update_near(int sq, int sign) {
     const std::uint16_t old = summary_[c][sq];
     std::uint16_t now = 0;
     int value = 0;
-    if (board_[sq] == kEmpty) {
-      int shape = kShapes;
-      now = summarise(info_[c][sq], mode_[c], value, &shape);
-      // A forbidden point is worth nothing to its colour.
-      value = (now & kFlagged) ? 0
-                               : value + eval_->combination[summary_threat(now)] +
-                                     eval_->shape[shape] + capture_weight_ * summary_captures(now);
-    }
+    // A forbidden point is worth nothing to its colour.
+    if (board_[sq] == kEmpty)
+      now = summarise_valued(info_[c][sq], *eval_, mode_[c], capture_weight_, value);
     // Unconditional (whether the summary changed is unpredictable): the same bucket is
     // taken from and given back, and bucket 0 (no threat) is never read.
     const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);

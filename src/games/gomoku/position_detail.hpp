@@ -56,6 +56,7 @@ inline constexpr int summary_captures(std::uint16_t s) { return (s >> 4) & 0x0f;
 // Saturated counters -> index: fives (0-1), overlines (0-1), fours (0-2), straight fours
 // (0-1), free threes (0-2), threes (0-1), flex twos (0-2), twos (0-1), captures (0-1).
 inline constexpr int kComboSize = 2 * 2 * 3 * 2 * 3 * 2 * 3 * 2 * 2;
+static_assert(kComboSize == EvalTables::kCombinations);
 enum ComboMode { kPlain = 0, kRenjuBlack = 1, kCaptureRule = 2 };
 
 inline constexpr std::array<std::array<std::uint16_t, kComboSize>, 3> kCombo = [] {
@@ -148,6 +149,23 @@ inline std::uint16_t summarise(std::uint64_t sum, int mode, int& value, int* sha
   value = static_cast<int>(sum >> 32);
   if (shape) *shape = kShapeOfCombo[index];
   return static_cast<std::uint16_t>(kCombo[mode][index] | (caps << 4));
+}
+
+// The same summary, with `value` the point's whole value to its colour (the pattern values,
+// the combination and shape weights, and `capture_weight` per pair captured; 0 where the
+// point is flagged): one look-up in the weights' own table.
+inline std::uint16_t summarise_valued(std::uint64_t sum, const EvalTables& tables, int mode,
+                                      int capture_weight, int& value) {
+  const auto lo = static_cast<std::uint32_t>(sum);
+  const std::uint32_t caps = (lo >> 25) & 15;
+  const std::uint32_t index =
+      kIndexLow[lo & 0x1fff] + 24u * kIndexMiddle[(lo >> 13) & 0xfff] + (caps ? 864u : 0u);
+  const std::uint32_t packed = tables.point[mode][index];
+  const auto now = static_cast<std::uint16_t>((packed & 0xffff) | (caps << 4));
+  const int all = static_cast<int>(sum >> 32) + static_cast<std::int16_t>(packed >> 16) +
+                  capture_weight * static_cast<int>(caps);
+  value = (now & 0x100) ? 0 : all;  // Position::kFlagged
+  return now;
 }
 
 // A run of five or more stones of c on one of the four lines through sq (capture variant).
