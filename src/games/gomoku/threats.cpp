@@ -343,69 +343,62 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     if (summary_threat(summary_[o][sq]) == kFlexFour && !forbidden_for(sq, o))
       threats[num_threats++] = static_cast<std::uint16_t>(sq);
   if (num_threats == 0) return 0;
-  // Is t still an open-four point for o once c has a stone on sq (sq != t)?
-  const auto still_threat = [&](int t, int sq) {
-    const int dx = x_of(sq) - x_of(t), dy = y_of(sq) - y_of(t);
-    int d = -1, offset = 0;
-    if (dy == 0) {
-      d = 0;
-      offset = dx;
-    } else if (dx == 0) {
-      d = 1;
-      offset = dy;
-    } else if (dx == dy) {
-      d = 2;
-      offset = dy;
-    } else if (dx == -dy) {
-      d = 3;
-      offset = dy;
-    }
-    if (d < 0 || offset < -detail::kHalfWindow || offset > detail::kHalfWindow) return true;
-    // c's stone is a blocked cell (digit 2) in o's key where there was an empty one.
-    const int key = key_[o][t][d] + 2 * kPow3[detail::digit_of(offset)];
-    const std::uint64_t info =
-        info_[o][t] - eval_->entry_info[entry_[o][t][d]] + eval_->entry_info[table_[o][key]];
-    int value = 0;
-    return summary_threat(summarise(info, mode_[o], value)) >= kFlexFour;
+  // For each empty point, how many threats a stone of c there removes: the threat point
+  // itself, and any threat whose summary falls below an open four once c blocks that cell of
+  // its window. A stone changes a threat's pattern only along the one line joining them, so
+  // each trial is one table look-up, made walking out from the threat (no point outside the
+  // windows can block). The windows' points are listed once each, for the scans below.
+  std::array<std::uint8_t, kSquares> removed{};
+  std::array<std::uint8_t, kSquares> near_threat{};
+  std::array<std::uint16_t, kMaxMoves + 1> near;  // + 1: the branch-free append's last write
+  int num_near = 0;
+  const auto mark = [&](int p) {
+    near[num_near] = static_cast<std::uint16_t>(p);
+    num_near += !near_threat[p];
+    near_threat[p] = 1;
   };
+  const std::uint64_t* const entry_info = eval_->entry_info.data();
+  for (int i = 0; i < num_threats; ++i) {
+    const int t = threats[i];
+    mark(t);
+    ++removed[t];
+    for (int d = 0; d < 4; ++d) {
+      const int key = key_[o][t][d];
+      // The point's sums without this line: each trial adds the line's new entry.
+      const std::uint64_t rest = info_[o][t] - entry_info[entry_[o][t][d]];
+      for (int side = -1; side <= 1; side += 2) {
+        int p = t;
+        for (int k = 1; k <= detail::kHalfWindow; ++k) {
+          p += side * kDirections[d];
+          if (board_[p] == kWall) break;
+          mark(p);
+          if (board_[p] != kEmpty) continue;
+          // c's stone is a blocked cell (digit 2) in o's key where there was an empty one.
+          const int blocked = key + 2 * kPow3[detail::digit_of(side * k)];
+          int value = 0;
+          removed[p] += summary_threat(summarise(rest + entry_info[table_[o][blocked]], mode_[o],
+                                                 value)) < kFlexFour;
+        }
+      }
+    }
+  }
   MoveList<Position> partial;
   // A point answers by a counter-four (or a five), or by blocking: then it lies within the
   // window of a threat along its lines (no other point can change the threat's pattern).
-  const auto consider = [&](int sq, bool near) {
+  const auto consider = [&](int sq, bool in_window) {
     if (board_[sq] != kEmpty) return;
     const int mine = summary_threat(summary_[c][sq]);
-    if ((mine < kFour && !near) || forbidden_for(sq, c)) return;
+    if ((mine < kFour && !in_window) || forbidden_for(sq, c)) return;
     if (mine >= kFour) {
       out.push_back(Move{static_cast<std::uint16_t>(sq)});
       return;
     }
-    int left = 0;
-    for (int i = 0; i < num_threats; ++i)
-      if (threats[i] != sq && still_threat(threats[i], sq)) ++left;
+    const int left = num_threats - removed[sq];
     if (left == 0)
       out.push_back(Move{static_cast<std::uint16_t>(sq)});
     else if (left < num_threats)
       partial.push_back(Move{static_cast<std::uint16_t>(sq)});
   };
-  // Points within the window of a threat along its lines, marked and listed once each.
-  std::array<std::uint8_t, kSquares> near_threat{};
-  std::array<std::uint16_t, kMaxMoves> near;
-  int num_near = 0;
-  const auto mark = [&](int p) {
-    if (!near_threat[p]) near[num_near++] = static_cast<std::uint16_t>(p);
-    near_threat[p] = 1;
-  };
-  for (int i = 0; i < num_threats; ++i) {
-    mark(threats[i]);
-    for (const int e : kEightWays) {
-      int p = threats[i];
-      for (int k = 1; k <= detail::kHalfWindow; ++k) {
-        p += e;
-        if (board_[p] == kWall) break;
-        mark(p);
-      }
-    }
-  }
   const auto& mine = count_[c];
   const bool counter_fours = four_points(c) + mine[kFive] + mine[kFlaggedBucket] > 0;
   if (counter_fours) {
