@@ -246,9 +246,14 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
   if (fours && !capture) {
     const bool single = count_[o][kFive] == 1;
     MoveList<Position> partial;
-    for (int sq = first_point(); sq <= last_point(); ++sq) {
+    // Five points are never flagged for their own colour, so the counts say how many there
+    // are: the scan stops at the last one.
+    const int expected = count_[o][kFive] + count_[c][kFive];
+    int found = 0;
+    for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
       const bool mine = summary_threat(summary_[c][sq]) == kFive;  // none off the empty points
       const bool theirs = summary_threat(summary_[o][sq]) == kFive;
+      found += mine | theirs;
       if ((!mine && !theirs) || forbidden_for(sq, c)) continue;
       if (mine || single)
         push(sq);
@@ -403,9 +408,17 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
   const bool counter_fours = four_points(c) + mine[kFive] + mine[kFlaggedBucket] > 0;
   if (counter_fours) {
     // consider() keeps only window points and own fours: test those two first, cheaply.
-    for (int sq = first_point(); sq <= last_point(); ++sq)
-      if (near_threat[sq] || summary_threat(summary_[c][sq]) >= kFour)
-        consider(sq, near_threat[sq] != 0);
+    // The scan stops past the last window point once the counts' own fours are all seen
+    // (unless a flagged point, which the counts keep apart, may be one too).
+    const int last_near = *std::max_element(near.begin(), near.begin() + num_near);
+    const int own_fours = mine[kFlaggedBucket] ? kMaxMoves : four_points(c) + mine[kFive];
+    int found = 0;
+    for (int sq = first_point(); sq <= last_point() && (sq <= last_near || found < own_fours);
+         ++sq) {
+      const bool four = summary_threat(summary_[c][sq]) >= kFour;
+      found += four;
+      if (near_threat[sq] || four) consider(sq, near_threat[sq] != 0);
+    }
   } else {
     // Only the windows, in board order (the list's order is the search's move order).
     std::sort(near.begin(), near.begin() + num_near);
