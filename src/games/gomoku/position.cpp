@@ -246,12 +246,8 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   // The colour placing or removing sees its own stone, the other a blocked cell.
   std::uint16_t* const own_keys = &key_[C][0][0];
   std::uint16_t* const other_keys = &key_[O][0][0];
-  std::uint8_t* const own_entries = &entry_[C][0][0];
-  std::uint8_t* const other_entries = &entry_[O][0][0];
   const std::uint8_t* const own_table = table_[C];
   const std::uint8_t* const other_table = table_[O];
-  std::uint64_t* const own_info = info_[C].data();
-  std::uint64_t* const other_info = info_[O].data();
   const std::uint64_t* const entry_info = eval_->entry_info.data();
   // First every window point's keys, and a list of the empty ones: a stone keeps no entries
   // (they are zero, set again when it goes), so a quarter of the window needs no look-ups.
@@ -283,12 +279,18 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   std::array<Undo::Cell, 40> scratch;
   Undo::Cell* const cells = log ? log->cells.data() : scratch.data();
   int num_cells = log ? log->num_cells : 0;
+  // Indexed through the members (fixed offsets from `this`) rather than pointers held in
+  // locals: the loop then needs few registers and spills none.
+  const auto flat_entry = [this](int col, int i) -> std::uint8_t& {
+    return (&entry_[col][0][0])[i];
+  };
+  const auto flat_key = [this](int col, int i) { return (&key_[col][0][0])[i]; };
   for (int k = 0; k < num_near; ++k) {
     const int i = near_list[k], p = i / 4;
-    const std::uint8_t own_entry = own_table[own_keys[i]];
-    const std::uint8_t other_entry = other_table[other_keys[i]];
-    const std::uint8_t own_old = own_entries[i], other_old = other_entries[i];
-    const std::uint64_t own_before = own_info[p], other_before = other_info[p];
+    const std::uint8_t own_entry = own_table[flat_key(C, i)];
+    const std::uint8_t other_entry = other_table[flat_key(O, i)];
+    const std::uint8_t own_old = flat_entry(C, i), other_old = flat_entry(O, i);
+    const std::uint64_t own_before = info_[C][p], other_before = info_[O][p];
     Undo::Cell& cell = cells[num_cells];
     cell.index = static_cast<std::uint16_t>(i);
     cell.entry[C] = own_old;
@@ -296,13 +298,13 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
     cell.info[C] = own_before;
     cell.info[O] = other_before;
     num_cells += (own_entry != own_old) | (other_entry != other_old);
-    own_entries[i] = own_entry;
-    other_entries[i] = other_entry;
+    flat_entry(C, i) = own_entry;
+    flat_entry(O, i) = other_entry;
     // Only what the summary is made of matters (dead <-> none changes nothing).
     const std::uint64_t own_delta = entry_info[own_entry] - entry_info[own_old];
     const std::uint64_t other_delta = entry_info[other_entry] - entry_info[other_old];
-    own_info[p] = own_before + own_delta;
-    other_info[p] = other_before + other_delta;
+    info_[C][p] = own_before + own_delta;
+    info_[O][p] = other_before + other_delta;
     const int changed = ((own_delta != 0) << C) | ((other_delta != 0) << O);
     touched[num_touched] = static_cast<std::uint16_t>(p);
     colours[num_touched] = static_cast<std::uint8_t>(changed);
@@ -311,19 +313,19 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   // Five away only the own stone counts, and only under an exact table (outer_).
   for (int k = 0; k < num_far; ++k) {
     const int i = far_list[k], p = i / 4;
-    const std::uint8_t own_entry = own_table[own_keys[i]];
-    const std::uint8_t own_old = own_entries[i];
-    const std::uint64_t own_before = own_info[p];
+    const std::uint8_t own_entry = own_table[flat_key(C, i)];
+    const std::uint8_t own_old = flat_entry(C, i);
+    const std::uint64_t own_before = info_[C][p];
     Undo::Cell& cell = cells[num_cells];
     cell.index = static_cast<std::uint16_t>(i);
     cell.entry[C] = own_old;
-    cell.entry[O] = other_entries[i];
+    cell.entry[O] = flat_entry(O, i);
     cell.info[C] = own_before;
-    cell.info[O] = other_info[p];
+    cell.info[O] = info_[O][p];
     num_cells += own_entry != own_old;
-    own_entries[i] = own_entry;
+    flat_entry(C, i) = own_entry;
     const std::uint64_t own_delta = entry_info[own_entry] - entry_info[own_old];
-    own_info[p] = own_before + own_delta;
+    info_[C][p] = own_before + own_delta;
     touched[num_touched] = static_cast<std::uint16_t>(p);
     colours[num_touched] = static_cast<std::uint8_t>(1 << C);
     num_touched += own_delta != 0;
