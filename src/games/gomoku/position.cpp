@@ -76,13 +76,12 @@ void Position::rebuild() {
   stones_ = 0;
   for (int sq = 0; sq < kSquares; ++sq) {
     if (board_[sq] == kWall) continue;
-    if (board_[sq] != kEmpty) ++stones_;
-    for (Color c : {kBlack, kWhite})
-      for (int d = 0; d < 4; ++d) {
-        key_[c][sq][d] =
-            detail::outer_key(scan_key(board_.data(), sq, kDirections[d], c), outer_[c]);
-      }
-    if (board_[sq] == kEmpty) load_entries(sq);
+    if (board_[sq] != kEmpty) {
+      ++stones_;
+      continue;
+    }
+    load_keys(sq);
+    load_entries(sq);
   }
   for (int sq = 0; sq < kSquares; ++sq) {
     if (board_[sq] == kWall) continue;
@@ -249,27 +248,31 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   const std::uint8_t* const own_table = table_[C];
   const std::uint8_t* const other_table = table_[O];
   const std::uint64_t* const entry_info = eval_->entry_info.data();
-  // First every window point's keys, and a list of the empty ones: a stone keeps no entries
-  // (they are zero, set again when it goes), so a quarter of the window needs no look-ups.
-  // The list is made branch-free (whether a point is empty is a coin toss to the predictor).
-  std::array<std::uint16_t, 32> near_list;
-  std::array<std::uint16_t, 8> far_list;
+  // First the window's empty points, with what the stone adds to their keys: a stone keeps
+  // no keys or entries (they are zero, set again when it goes), so a quarter of the window
+  // is skipped. The list is made branch-free (whether a point is empty is a coin toss to the
+  // predictor), and logged, so that unmake walks it instead of the window.
+  std::array<Undo::Key, 32> near_scratch;
+  std::array<Undo::Key, 8> far_scratch;
+  Undo::Key* const near_list = log ? log->near.data() : near_scratch.data();
+  Undo::Key* const far_list = log ? log->far.data() : far_scratch.data();
   int num_near = 0, num_far = 0;
   for_each_window_point(
       board_, sq, outer_[C],
       [&](int p, int d, int weight) {
-        const int i = p * 4 + d, unit = sign * weight;
-        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
-        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
-        near_list[num_near] = static_cast<std::uint16_t>(i);
+        near_list[num_near] = {static_cast<std::uint16_t>(p * 4 + d),
+                               static_cast<std::int16_t>(sign * weight)};
         num_near += board_[p] == kEmpty;
       },
       [&](int p, int d, int weight) {
-        const int i = p * 4 + d;
-        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
-        far_list[num_far] = static_cast<std::uint16_t>(i);
+        far_list[num_far] = {static_cast<std::uint16_t>(p * 4 + d),
+                             static_cast<std::int16_t>(sign * weight)};
         num_far += board_[p] == kEmpty;
       });
+  if (log) {
+    log->num_near = static_cast<std::uint8_t>(num_near);
+    log->num_far = static_cast<std::uint8_t>(num_far);
+  }
   // Points whose summary may change, refreshed once the entries are all updated.
   std::array<std::uint16_t, 40> touched;
   std::array<std::uint8_t, 40> colours;
@@ -286,7 +289,9 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   };
   const auto flat_key = [this](int col, int i) { return (&key_[col][0][0])[i]; };
   for (int k = 0; k < num_near; ++k) {
-    const int i = near_list[k], p = i / 4;
+    const int i = near_list[k].index, p = i / 4, unit = near_list[k].unit;
+    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
+    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
     const std::uint8_t own_entry = own_table[flat_key(C, i)];
     const std::uint8_t other_entry = other_table[flat_key(O, i)];
     const std::uint8_t own_old = flat_entry(C, i), other_old = flat_entry(O, i);
@@ -312,7 +317,8 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   }
   // Five away only the own stone counts, and only under an exact table (outer_).
   for (int k = 0; k < num_far; ++k) {
-    const int i = far_list[k], p = i / 4;
+    const int i = far_list[k].index, p = i / 4;
+    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + far_list[k].unit);
     const std::uint8_t own_entry = own_table[flat_key(C, i)];
     const std::uint8_t own_old = flat_entry(C, i);
     const std::uint64_t own_before = info_[C][p];
@@ -334,28 +340,21 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
 }
 
-void Position::update_keys(int sq, Color c, int sign) {
-  std::uint16_t* const own_keys = &key_[c][0][0];
-  std::uint16_t* const other_keys = &key_[1 - c][0][0];
-  for_each_window_point(
-      board_, sq, outer_[c],
-      [&](int p, int d, int weight) {
-        const int i = p * 4 + d;
-        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
-        other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * sign * weight);
-      },
-      [&](int p, int d, int weight) {
-        const int i = p * 4 + d;
-        own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + sign * weight);
-      });
-}
-
 void Position::unmake_logged(int sq, const Undo& u) {
   const Color c = static_cast<Color>(board_[sq]);
   board_[sq] = kEmpty;
   --stones_;
-  update_keys(sq, c, -1);
+  std::uint16_t* const own_keys = &key_[c][0][0];
+  std::uint16_t* const other_keys = &key_[1 - c][0][0];
+  for (int k = 0; k < u.num_near; ++k) {
+    const int i = u.near[k].index, unit = u.near[k].unit;
+    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] - unit);
+    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] - 2 * unit);
+  }
+  for (int k = 0; k < u.num_far; ++k)
+    own_keys[u.far[k].index] = static_cast<std::uint16_t>(own_keys[u.far[k].index] - u.far[k].unit);
   for (int col = 0; col < 2; ++col) {
+    key_[col][sq] = u.stone_keys[col];
     std::memcpy(entry_[col][sq].data(), &u.stone_entries[col], 4);
     info_[col][sq] = u.stone_info[col];
   }
@@ -447,6 +446,12 @@ void Position::update_near(int sq, int sign) {
   }
 }
 
+void Position::load_keys(int sq) {
+  for (Color c : {kBlack, kWhite})
+    for (int d = 0; d < 4; ++d)
+      key_[c][sq][d] = detail::outer_key(scan_key(board_.data(), sq, kDirections[d], c), outer_[c]);
+}
+
 void Position::load_entries(int sq) {
   for (Color c : {kBlack, kWhite}) {
     info_[c][sq] = 0;
@@ -466,10 +471,12 @@ void Position::set_stone(int sq, Color c, Undo* log) {
   // they were, since nothing changes a point's keys but the stones on its lines.
   if (log)
     for (int col = 0; col < 2; ++col) {
+      log->stone_keys[col] = key_[col][sq];
       std::memcpy(&log->stone_entries[col], entry_[col][sq].data(), 4);
       log->stone_info[col] = info_[col][sq];
     }
   for (int col = 0; col < 2; ++col) {
+    key_[col][sq] = {};
     entry_[col][sq] = {};
     info_[col][sq] = 0;
   }
@@ -483,6 +490,7 @@ void Position::clear_stone(int sq) {
   --stones_;
   hash_ ^= stone_key(c, sq);
   update_lines(sq, c, -1, nullptr);
+  load_keys(sq);
   load_entries(sq);
   refresh_point(sq);
   update_near(sq, -1);

@@ -132,7 +132,18 @@ class Position {
     std::uint8_t num_points;
     std::array<Cell, 40> cells;
     std::array<Point, 41> points;
-    std::array<std::uint32_t, 2> stone_entries;  // the move's point's entries and sums
+    // The window's empty points and what the move's stone added to their keys (unmake takes
+    // it off again), near (within four) and five away.
+    struct Key {
+      std::uint16_t index;  // point * 4 + direction
+      std::int16_t unit;
+    };
+    std::array<Key, 32> near;
+    std::array<Key, 8> far;
+    std::uint8_t num_near;
+    std::uint8_t num_far;
+    std::array<std::array<std::uint16_t, 4>, 2> stone_keys;  // the move's point's keys,
+    std::array<std::uint32_t, 2> stone_entries;              // entries and sums
     std::array<std::uint64_t, 2> stone_info;
     std::array<std::array<std::int16_t, 11>, 2> count;
     std::array<std::int32_t, 2> capturable;
@@ -295,11 +306,11 @@ class Position {
   // `log` (optional) records what changed for unmake to put back.
   void set_stone(int sq, Color c, Undo* log = nullptr);
   void clear_stone(int sq);
+  void load_keys(int sq);     // an empty point's keys from the board
   void load_entries(int sq);  // an empty point's entries and sums from its keys
   void update_lines(int sq, Color c, int sign, Undo* log);
   template <int C>
   void update_lines_as(int sq, int sign, Undo* log);
-  void update_keys(int sq, Color c, int sign);  // the line keys alone
   void update_near(int sq, int sign);
   void refresh_point(int sq, int colours = 3, Undo* log = nullptr);  // colours: bit 0 black,
                                                                      // bit 1 white
@@ -329,7 +340,7 @@ class Position {
   std::uint16_t five_sq_ = 0;
   std::uint16_t last_ = 0;
   // The incremental pattern state: for each colour, point and direction the base-3 key of
-  // the five cells each side and its table entry (entries and their sums are zero on a stone's
+  // the five cells each side and its table entry (keys, entries and sums are zero on a stone's
   // point, which make / unmake skip, and are set again when it goes); per point and colour the
   // summary and its evaluation contribution; per colour the summed scores, capturable pairs and
   // point counts by Threat (flagged points apart).
