@@ -467,8 +467,8 @@ void Position::set_stone(int sq, Color c, Undo* log) {
   ++stones_;
   hash_ ^= stone_key(c, sq);
   update_lines(sq, c, +1, log);
-  // A stone's point holds no entries (make / unmake skip it): logged, they come back as
-  // they were, since nothing changes a point's keys but the stones on its lines.
+  // A stone's point holds no keys, entries or sums (make / unmake skip it): logged, they
+  // come back as they were, since nothing changes a point's keys but the stones on its lines.
   if (log)
     for (int col = 0; col < 2; ++col) {
       log->stone_keys[col] = key_[col][sq];
