@@ -55,14 +55,13 @@ const EvalTables* make_tables(const EvalWeights& w) {
     if (p > static_cast<int>(Pattern::kOverline)) continue;
     t.entry_info[e] = entry_counters(e) | static_cast<std::uint64_t>(w.pattern[p]) << 32;
   }
-  t.combination = w.combination;
   t.to_move = w.to_move;
-  std::copy(w.shape.begin(), w.shape.end(), t.shape.begin());
   for (int mode = 0; mode < 3; ++mode)
     for (int i = 0; i < detail::kComboSize; ++i) {
       const std::uint16_t summary = detail::kCombo[mode][i];
+      const int shape = detail::kShapeOfCombo[i];  // kShapes: none, no weight
       const int add =
-          t.combination[detail::summary_threat(summary)] + t.shape[detail::kShapeOfCombo[i]];
+          w.combination[detail::summary_threat(summary)] + (shape < kShapes ? w.shape[shape] : 0);
       t.point[mode][i] = summary | static_cast<std::uint32_t>(static_cast<std::uint16_t>(add))
                                        << 16;
     }

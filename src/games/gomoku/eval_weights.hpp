@@ -72,12 +72,11 @@ const EvalWeights& eval_weights(Rule r);
 
 namespace detail {
 // What Position reads: per table entry the packed counters and pattern value (see
-// position.cpp), per Threat the combination and side-to-move terms, and the tempo.
+// position.cpp), per point combination its summary and weights, per Threat the side-to-move
+// term, and the tempo.
 struct EvalTables {
   std::array<std::uint64_t, 256> entry_info{};
-  std::array<int, 10> combination{};
   std::array<int, 10> to_move{};
-  std::array<int, kShapes + 1> shape{};  // the last: points without a shape
   // By combination mode and index (position_detail.hpp: kCombo): the summary (captures
   // aside) in the low 16 bits, and in the high 16 (signed) the combination and shape
   // weights together, so that a point's refresh reads one entry.

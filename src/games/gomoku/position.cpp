@@ -243,8 +243,6 @@ template <int C>
 void Position::update_lines_as(int sq, int sign, Undo* log) {
   constexpr int O = 1 - C;
   // The colour placing or removing sees its own stone, the other a blocked cell.
-  std::uint16_t* const own_keys = &key_[C][0][0];
-  std::uint16_t* const other_keys = &key_[O][0][0];
   const std::uint8_t* const own_table = table_[C];
   const std::uint8_t* const other_table = table_[O];
   const std::uint64_t* const entry_info = eval_->entry_info.data();
@@ -287,13 +285,15 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   const auto flat_entry = [this](int col, int i) -> std::uint8_t& {
     return (&entry_[col][0][0])[i];
   };
-  const auto flat_key = [this](int col, int i) { return (&key_[col][0][0])[i]; };
+  const auto flat_key = [this](int col, int i) -> std::uint16_t& { return (&key_[col][0][0])[i]; };
   for (int k = 0; k < num_near; ++k) {
     const int i = near_list[k].index, p = i / 4, unit = near_list[k].unit;
-    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + unit);
-    other_keys[i] = static_cast<std::uint16_t>(other_keys[i] + 2 * unit);
-    const std::uint8_t own_entry = own_table[flat_key(C, i)];
-    const std::uint8_t other_entry = other_table[flat_key(O, i)];
+    const auto own_key = static_cast<std::uint16_t>(flat_key(C, i) + unit);
+    const auto other_key = static_cast<std::uint16_t>(flat_key(O, i) + 2 * unit);
+    flat_key(C, i) = own_key;
+    flat_key(O, i) = other_key;
+    const std::uint8_t own_entry = own_table[own_key];
+    const std::uint8_t other_entry = other_table[other_key];
     const std::uint8_t own_old = flat_entry(C, i), other_old = flat_entry(O, i);
     const std::uint64_t own_before = info_[C][p], other_before = info_[O][p];
     Undo::Cell& cell = cells[num_cells];
@@ -318,8 +318,9 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   // Five away only the own stone counts, and only under an exact table (outer_).
   for (int k = 0; k < num_far; ++k) {
     const int i = far_list[k].index, p = i / 4;
-    own_keys[i] = static_cast<std::uint16_t>(own_keys[i] + far_list[k].unit);
-    const std::uint8_t own_entry = own_table[flat_key(C, i)];
+    const auto own_key = static_cast<std::uint16_t>(flat_key(C, i) + far_list[k].unit);
+    flat_key(C, i) = own_key;
+    const std::uint8_t own_entry = own_table[own_key];
     const std::uint8_t own_old = flat_entry(C, i);
     const std::uint64_t own_before = info_[C][p];
     Undo::Cell& cell = cells[num_cells];

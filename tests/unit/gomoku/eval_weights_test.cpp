@@ -8,6 +8,7 @@
 
 #include "core/rng.hpp"
 #include "games/gomoku/eval_weights.hpp"
+#include "games/gomoku/position_detail.hpp"
 #include "games/gomoku/tune.hpp"
 #include "gomoku_test_util.hpp"
 
@@ -329,6 +330,46 @@ void expect_recovered(const EvalWeights& got, const EvalWeights& truth) {
 // The tuner recovers known weights: results drawn as the logistic of a known linear
 // evaluation (as probabilities, so the fit's optimum is exactly those weights) on random
 // counts, tuned from different starting weights.
+// A point's refresh reads its summary and value from one entry (EvalTables::point): they must
+// be what the summary tables and the weights give term by term (the pattern values, the
+// combination and shape weights, the captures' weight, nothing on a flagged point), for the
+// four entries of random points under every rule's weights and every mode.
+TEST(GomokuEvalTables, OneEntryGivesTheSummaryAndTheWeightsTermByTerm) {
+  Rng rng(23);
+  for (const Rule r : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju, Rule::kCapture}) {
+    const detail::EvalTables& t = *detail::eval_tables(r);
+    const EvalWeights& w = t.weights;
+    int flagged = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+      std::uint64_t sum = 0;
+      for (int d = 0; d < 4; ++d) {
+        // Entries are patterns (0-9) with the two-fours bit and 0-2 captures.
+        const int e = static_cast<int>(rng.below(10)) | (rng.below(4) == 0 ? 0x10 : 0) |
+                      static_cast<int>(rng.below(r == Rule::kCapture ? 3 : 1)) << 5;
+        sum += t.entry_info[e];
+      }
+      for (int mode = 0; mode < 3; ++mode)
+        for (const int capture_weight : {0, detail::kCapturePairValue}) {
+          int value = 0, shape = kShapes;
+          const std::uint16_t expected = detail::summarise(sum, mode, value, &shape);
+          const int caps = detail::summary_captures(expected);
+          const int expected_value = (expected & 0x100)
+                                         ? 0
+                                         : value + w.combination[detail::summary_threat(expected)] +
+                                               (shape < kShapes ? w.shape[shape] : 0) +
+                                               capture_weight * caps;
+          int got_value = 0;
+          const std::uint16_t got =
+              detail::summarise_valued(sum, t, mode, capture_weight, got_value);
+          ASSERT_EQ(got, expected) << rule_name(r) << " mode " << mode << " sum " << sum;
+          ASSERT_EQ(got_value, expected_value) << rule_name(r) << " mode " << mode;
+          flagged += (got & 0x100) != 0;
+        }
+    }
+    EXPECT_GT(flagged, 0) << rule_name(r);  // renju and capture modes flag some combinations
+  }
+}
+
 TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   const EvalWeights truth = synthetic_truth();
   const double k = 0.8;
