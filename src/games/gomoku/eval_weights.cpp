@@ -65,6 +65,28 @@ const EvalTables* make_tables(const EvalWeights& w) {
       t.point[mode][i] = summary | static_cast<std::uint32_t>(static_cast<std::uint16_t>(add))
                                        << 16;
     }
+  // The direct tables hold, for every four line codes, what the summed path above gives.
+  for (int table = 0; table < 4; ++table) {
+    const int mode = table < 3 ? table : detail::kCaptureRule;
+    std::vector<std::uint32_t>& direct = t.direct[table];
+    direct.assign(EvalTables::kDirectSize, 0);
+    for (int index = 0; index < EvalTables::kDirectSize; ++index) {
+      std::uint64_t sum = 0;
+      bool valid = true;
+      for (int d = 0; d < 4 && valid; ++d) {
+        const int code = (index >> (4 * d)) & 15;
+        valid = code <= 10;
+        int entry = detail::entry_of_code(code);
+        if (table == 3 && d == 0) entry |= 1 << 5;  // one pair captured along the line
+        sum += t.entry_info[entry];
+      }
+      if (!valid) continue;
+      int value = 0;
+      const std::uint16_t summary = detail::summarise_valued(sum, t, mode, 0, value);
+      direct[index] = (summary & 0xff0fu) |
+                      static_cast<std::uint32_t>(static_cast<std::uint16_t>(value)) << 16;
+    }
+  }
   t.tempo = w.tempo;
   t.weights = w;
   return &t;

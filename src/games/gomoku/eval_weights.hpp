@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.hpp"
 #include "games/gomoku/position.hpp"
@@ -82,6 +83,14 @@ struct EvalTables {
   // weights together, so that a point's refresh reads one entry.
   static constexpr int kCombinations = 1728;
   std::array<std::array<std::uint32_t, kCombinations>, 3> point{};
+  // The same read straight from a point's four entries, so that make keeps no summed
+  // counters: indexed by the four line codes as nibbles (position_detail.hpp: direct_index),
+  // the summary without its capture bits in the low 16 bits and the point's whole value
+  // (0 where flagged) in the high 16. Tables 0-2 by combination mode for points that capture
+  // nothing, 3 the capture rule's for points that capture (a capture lifts its flag; under
+  // the other modes captures change neither summary nor value).
+  static constexpr int kDirectSize = 1 << 16;
+  std::array<std::vector<std::uint32_t>, 4> direct;
   int tempo = 0;
   EvalWeights weights;
 };

@@ -59,13 +59,15 @@ Position::Position(Variant v) : variant_(v) {
            v.rule == Rule::kCapture ? std::uint8_t{kCaptureRule} : std::uint8_t{kPlain}};
   capture_weight_ = v.rule == Rule::kCapture ? kCapturePairValue : 0;
   eval_ = detail::eval_tables(variant_.rule);
+  for (int c = 0; c < 2; ++c)
+    direct_[c] = {eval_->direct[mode_[c]].data(),
+                  eval_->direct[mode_[c] == kCaptureRule ? 3 : mode_[c]].data()};
   rebuild();
 }
 
 void Position::rebuild() {
   key_ = {};
   entry_ = {};
-  info_ = {};
   summary_ = {};
   contrib_ = {};
   count_ = {};
@@ -245,7 +247,6 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
   // The colour placing or removing sees its own stone, the other a blocked cell.
   const std::uint8_t* const own_table = table_[C];
   const std::uint8_t* const other_table = table_[O];
-  const std::uint64_t* const entry_info = eval_->entry_info.data();
   // First the window's empty points, with what the stone adds to their keys: a stone keeps
   // no keys or entries (they are zero, set again when it goes), so a quarter of the window
   // is skipped. The list is made branch-free (whether a point is empty is a coin toss to the
@@ -271,74 +272,46 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
     log->num_near = static_cast<std::uint8_t>(num_near);
     log->num_far = static_cast<std::uint8_t>(num_far);
   }
-  // Points whose summary may change, refreshed once the entries are all updated.
-  std::array<std::uint16_t, 40> touched;
-  std::array<std::uint8_t, 40> colours;
-  int num_touched = 0;
-  // Branch-free: whether an entry changes is a coin toss for the predictor, so every window
-  // point writes its log cell and its touched slot, and only the counts say which to keep.
+  // Each window point lies on one line through sq, so it changes in one entry per colour, and
+  // its summaries are refreshed there and then, from its four entries read as one word.
+  // Branch-free logging: every point writes its log cell, and only the count says which stay.
   std::array<Undo::Cell, 40> scratch;
   Undo::Cell* const cells = log ? log->cells.data() : scratch.data();
   int num_cells = log ? log->num_cells : 0;
   // Indexed through the members (fixed offsets from `this`) rather than pointers held in
   // locals: the loop then needs few registers and spills none.
-  const auto flat_entry = [this](int col, int i) -> std::uint8_t& {
-    return (&entry_[col][0][0])[i];
-  };
   const auto flat_key = [this](int col, int i) -> std::uint16_t& { return (&key_[col][0][0])[i]; };
-  for (int k = 0; k < num_near; ++k) {
-    const int i = near_list[k].index, p = i / 4, unit = near_list[k].unit;
-    const auto own_key = static_cast<std::uint16_t>(flat_key(C, i) + unit);
-    const auto other_key = static_cast<std::uint16_t>(flat_key(O, i) + 2 * unit);
+  const auto update = [&](int i, int own_unit, bool both) {
+    const int p = i / 4, shift = 8 * (i & 3);
+    const auto own_key = static_cast<std::uint16_t>(flat_key(C, i) + own_unit);
     flat_key(C, i) = own_key;
-    flat_key(O, i) = other_key;
-    const std::uint8_t own_entry = own_table[own_key];
-    const std::uint8_t other_entry = other_table[other_key];
-    const std::uint8_t own_old = flat_entry(C, i), other_old = flat_entry(O, i);
-    const std::uint64_t own_before = info_[C][p], other_before = info_[O][p];
+    const std::uint32_t own_old = entry_word(C, p);
+    const std::uint32_t own_new =
+        (own_old & ~(0xffu << shift)) | std::uint32_t{own_table[own_key]} << shift;
+    std::memcpy(entry_[C][p].data(), &own_new, 4);
+    std::uint32_t other_old = entry_word(O, p), other_new = other_old;
+    if (both) {
+      const auto other_key = static_cast<std::uint16_t>(flat_key(O, i) + 2 * own_unit);
+      flat_key(O, i) = other_key;
+      other_new = (other_old & ~(0xffu << shift)) | std::uint32_t{other_table[other_key]}
+                                                        << shift;
+      std::memcpy(entry_[O][p].data(), &other_new, 4);
+    }
     Undo::Cell& cell = cells[num_cells];
-    cell.index = static_cast<std::uint16_t>(i);
-    cell.entry[C] = own_old;
-    cell.entry[O] = other_old;
-    cell.info[C] = own_before;
-    cell.info[O] = other_before;
-    num_cells += (own_entry != own_old) | (other_entry != other_old);
-    flat_entry(C, i) = own_entry;
-    flat_entry(O, i) = other_entry;
-    // Only what the summary is made of matters (dead <-> none changes nothing).
-    const std::uint64_t own_delta = entry_info[own_entry] - entry_info[own_old];
-    const std::uint64_t other_delta = entry_info[other_entry] - entry_info[other_old];
-    info_[C][p] = own_before + own_delta;
-    info_[O][p] = other_before + other_delta;
-    const int changed = ((own_delta != 0) << C) | ((other_delta != 0) << O);
-    touched[num_touched] = static_cast<std::uint16_t>(p);
-    colours[num_touched] = static_cast<std::uint8_t>(changed);
-    num_touched += changed != 0;
-  }
+    cell.sq = static_cast<std::uint16_t>(p);
+    cell.entries[C] = own_old;
+    cell.entries[O] = other_old;
+    cell.summary = {summary_[0][p], summary_[1][p]};
+    cell.contrib = {contrib_[0][p], contrib_[1][p]};
+    const bool own_changed = own_new != own_old, other_changed = other_new != other_old;
+    num_cells += own_changed | other_changed;
+    if (own_changed) refresh_colour(p, C, own_new);
+    if (other_changed) refresh_colour(p, O, other_new);
+  };
+  for (int k = 0; k < num_near; ++k) update(near_list[k].index, near_list[k].unit, true);
   // Five away only the own stone counts, and only under an exact table (outer_).
-  for (int k = 0; k < num_far; ++k) {
-    const int i = far_list[k].index, p = i / 4;
-    const auto own_key = static_cast<std::uint16_t>(flat_key(C, i) + far_list[k].unit);
-    flat_key(C, i) = own_key;
-    const std::uint8_t own_entry = own_table[own_key];
-    const std::uint8_t own_old = flat_entry(C, i);
-    const std::uint64_t own_before = info_[C][p];
-    Undo::Cell& cell = cells[num_cells];
-    cell.index = static_cast<std::uint16_t>(i);
-    cell.entry[C] = own_old;
-    cell.entry[O] = flat_entry(O, i);
-    cell.info[C] = own_before;
-    cell.info[O] = info_[O][p];
-    num_cells += own_entry != own_old;
-    flat_entry(C, i) = own_entry;
-    const std::uint64_t own_delta = entry_info[own_entry] - entry_info[own_old];
-    info_[C][p] = own_before + own_delta;
-    touched[num_touched] = static_cast<std::uint16_t>(p);
-    colours[num_touched] = static_cast<std::uint8_t>(1 << C);
-    num_touched += own_delta != 0;
-  }
+  for (int k = 0; k < num_far; ++k) update(far_list[k].index, far_list[k].unit, false);
   if (log) log->num_cells = static_cast<std::uint8_t>(num_cells);
-  for (int i = 0; i < num_touched; ++i) refresh_point(touched[i], colours[i], log);
 }
 
 void Position::unmake_logged(int sq, const Undo& u) {
@@ -354,24 +327,14 @@ void Position::unmake_logged(int sq, const Undo& u) {
   }
   for (int k = 0; k < u.num_far; ++k)
     own_keys[u.far[k].index] = static_cast<std::uint16_t>(own_keys[u.far[k].index] - u.far[k].unit);
-  for (int col = 0; col < 2; ++col) {
-    key_[col][sq] = u.stone_keys[col];
-    std::memcpy(entry_[col][sq].data(), &u.stone_entries[col], 4);
-    info_[col][sq] = u.stone_info[col];
-  }
+  for (int col = 0; col < 2; ++col) key_[col][sq] = u.stone_keys[col];
+  // The stone's own cell is the last: its entries were logged before they were zeroed.
   for (int k = 0; k < u.num_cells; ++k) {
     const Undo::Cell& cell = u.cells[k];
-    const int p = cell.index / 4;
     for (int col = 0; col < 2; ++col) {
-      (&entry_[col][0][0])[cell.index] = cell.entry[col];
-      info_[col][p] = cell.info[col];
-    }
-  }
-  for (int k = 0; k < u.num_points; ++k) {
-    const Undo::Point& pt = u.points[k];
-    for (int col = 0; col < 2; ++col) {
-      summary_[col][pt.sq] = pt.summary[col];
-      contrib_[col][pt.sq] = pt.contrib[col];
+      std::memcpy(entry_[col][cell.sq].data(), &cell.entries[col], 4);
+      summary_[col][cell.sq] = cell.summary[col];
+      contrib_[col][cell.sq] = cell.contrib[col];
     }
   }
   count_ = u.count;
@@ -418,33 +381,60 @@ void Position::update_near(int sq, int sign) {
   }
 }
 
-// Inline (it runs some twenty times a make; the call cost as much as a colour's update).
-[[gnu::always_inline]] inline void Position::refresh_point(int sq, int colours, Undo* log) {
+[[gnu::always_inline]] inline std::uint16_t Position::summarise_entries(int c,
+                                                                         std::uint32_t entries,
+                                                                         int& value) const {
+  return summarise_direct(entries, direct_[c], capture_weight_, value);
+}
+
+// An empty point's summary and value for colour c from its entries `entries`, with the
+// counts and scores they feed. Inline: it runs some twenty times a make.
+[[gnu::always_inline]] inline void Position::refresh_colour(int sq, int c, std::uint32_t entries) {
+  const std::uint16_t old = summary_[c][sq];
+  int value = 0;
+  const std::uint16_t now = summarise_entries(c, entries, value);
+  // Unconditional (whether the summary changed is unpredictable): the same bucket is taken
+  // from and given back, and bucket 0 (no threat) is never read.
+  const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);
+  const int new_bucket = (now & kFlagged) ? kFlaggedBucket : summary_threat(now);
+  --count_[c][old_bucket];
+  ++count_[c][new_bucket];
+  capturable_[c] += summary_captures(now) - summary_captures(old);
+  summary_[c][sq] = now;
+  score_[c] += value - contrib_[c][sq];
+  contrib_[c][sq] = static_cast<std::int16_t>(value);
+}
+
+void Position::refresh_point(int sq, int colours, Undo* log) {
   if (log) {
-    Undo::Point& pt = log->points[log->num_points++];
-    pt.sq = static_cast<std::uint16_t>(sq);
-    pt.summary = {summary_[0][sq], summary_[1][sq]};
-    pt.contrib = {contrib_[0][sq], contrib_[1][sq]};
+    Undo::Cell& cell = log->cells[log->num_cells++];
+    cell.sq = static_cast<std::uint16_t>(sq);
+    cell.entries = {entry_word(0, sq), entry_word(1, sq)};
+    cell.summary = {summary_[0][sq], summary_[1][sq]};
+    cell.contrib = {contrib_[0][sq], contrib_[1][sq]};
   }
   for (Color c : {kBlack, kWhite}) {
     if (!(colours & (1 << c))) continue;
+    if (board_[sq] == kEmpty) {
+      refresh_colour(sq, c, entry_word(c, sq));
+      continue;
+    }
+    // A stone's point is worth nothing and threatens nothing.
     const std::uint16_t old = summary_[c][sq];
-    std::uint16_t now = 0;
-    int value = 0;
-    // A forbidden point is worth nothing to its colour.
-    if (board_[sq] == kEmpty)
-      now = summarise_valued(info_[c][sq], *eval_, mode_[c], capture_weight_, value);
-    // Unconditional (whether the summary changed is unpredictable): the same bucket is
-    // taken from and given back, and bucket 0 (no threat) is never read.
     const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);
-    const int new_bucket = (now & kFlagged) ? kFlaggedBucket : summary_threat(now);
     --count_[c][old_bucket];
-    ++count_[c][new_bucket];
-    capturable_[c] += summary_captures(now) - summary_captures(old);
-    summary_[c][sq] = now;
-    score_[c] += value - contrib_[c][sq];
-    contrib_[c][sq] = static_cast<std::int16_t>(value);
+    ++count_[c][0];
+    capturable_[c] -= summary_captures(old);
+    summary_[c][sq] = 0;
+    score_[c] -= contrib_[c][sq];
+    contrib_[c][sq] = 0;
   }
+}
+
+std::uint64_t Position::point_info(int c, int sq) const {
+  std::uint64_t sum = 0;
+  for (int d = 0; d < 4; ++d) sum += eval_->entry_info[entry_[c][sq][d]];
+  return sum;
 }
 
 void Position::load_keys(int sq) {
@@ -454,13 +444,8 @@ void Position::load_keys(int sq) {
 }
 
 void Position::load_entries(int sq) {
-  for (Color c : {kBlack, kWhite}) {
-    info_[c][sq] = 0;
-    for (int d = 0; d < 4; ++d) {
-      entry_[c][sq][d] = table_[c][key_[c][sq][d]];
-      info_[c][sq] += eval_->entry_info[entry_[c][sq][d]];
-    }
-  }
+  for (Color c : {kBlack, kWhite})
+    for (int d = 0; d < 4; ++d) entry_[c][sq][d] = table_[c][key_[c][sq][d]];
 }
 
 void Position::set_stone(int sq, Color c, Undo* log) {
@@ -468,20 +453,15 @@ void Position::set_stone(int sq, Color c, Undo* log) {
   ++stones_;
   hash_ ^= stone_key(c, sq);
   update_lines(sq, c, +1, log);
-  // A stone's point holds no keys, entries or sums (make / unmake skip it): logged, they
-  // come back as they were, since nothing changes a point's keys but the stones on its lines.
+  // A stone's point holds no keys or entries (make / unmake skip it): logged, they come
+  // back as they were, since nothing changes a point's keys but the stones on its lines.
   if (log)
-    for (int col = 0; col < 2; ++col) {
-      log->stone_keys[col] = key_[col][sq];
-      std::memcpy(&log->stone_entries[col], entry_[col][sq].data(), 4);
-      log->stone_info[col] = info_[col][sq];
-    }
+    for (int col = 0; col < 2; ++col) log->stone_keys[col] = key_[col][sq];
+  refresh_point(sq, 3, log);  // logs the entries, then values the point as a stone's
   for (int col = 0; col < 2; ++col) {
     key_[col][sq] = {};
     entry_[col][sq] = {};
-    info_[col][sq] = 0;
   }
-  refresh_point(sq, 3, log);
   update_near(sq, +1);
 }
 
@@ -536,7 +516,6 @@ void Position::make(Move m, Undo& u) {
   u.count = count_;
   u.capturable = capturable_;
   u.num_cells = 0;
-  u.num_points = 0;
 
   const bool five = summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFive);
   set_stone(sq, c, &u);
@@ -659,7 +638,7 @@ void Position::check_no_moves() {
 int Position::shape(int sq, Color c) const {
   if (!on_board(sq) || board_[sq] != kEmpty) return kShapes;
   int value = 0, shape = kShapes;
-  summarise(info_[c][sq], mode_[c], value, &shape);
+  summarise(point_info(c, sq), mode_[c], value, &shape);
   return shape;
 }
 

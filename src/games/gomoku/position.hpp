@@ -116,22 +116,17 @@ class Position {
     std::int32_t eval_state[2];
     // The pattern state the move's stone changed, put back by unmake as it was instead of
     // recomputed (half the cost of make + unmake). Not used after a capture: unmake then
-    // recomputes. Cells are (point, direction) entries; points the summaries of the points.
+    // recomputes. One cell per point the move touched (the window's and the stone's own):
+    // both colours' summaries, values and four line entries as they were.
     struct Cell {
-      std::uint16_t index;  // point * 4 + direction
-      std::array<std::uint8_t, 2> entry;
-      std::array<std::uint64_t, 2> info;
-    };
-    struct Point {
       std::uint16_t sq;
       std::array<std::uint16_t, 2> summary;
       std::array<std::int16_t, 2> contrib;
+      std::array<std::uint32_t, 2> entries;  // entry_[colour][sq] as one word
     };
     bool logged;
     std::uint8_t num_cells;
-    std::uint8_t num_points;
-    std::array<Cell, 40> cells;
-    std::array<Point, 41> points;
+    std::array<Cell, 41> cells;
     // The window's empty points and what the move's stone added to their keys (unmake takes
     // it off again), near (within four) and five away.
     struct Key {
@@ -142,9 +137,7 @@ class Position {
     std::array<Key, 8> far;
     std::uint8_t num_near;
     std::uint8_t num_far;
-    std::array<std::array<std::uint16_t, 4>, 2> stone_keys;  // the move's point's keys,
-    std::array<std::uint32_t, 2> stone_entries;              // entries and sums
-    std::array<std::uint64_t, 2> stone_info;
+    std::array<std::array<std::uint16_t, 4>, 2> stone_keys;  // the move's point's keys
     std::array<std::array<std::int16_t, 11>, 2> count;
     std::array<std::int32_t, 2> capturable;
   };
@@ -314,6 +307,18 @@ class Position {
   void update_near(int sq, int sign);
   void refresh_point(int sq, int colours = 3, Undo* log = nullptr);  // colours: bit 0 black,
                                                                      // bit 1 white
+  // The summary of an empty point for colour c from its four entries (`entries`, as
+  // entry_[c][sq] read as one word), `value` its whole value to c.
+  std::uint16_t summarise_entries(int c, std::uint32_t entries, int& value) const;
+  void refresh_colour(int sq, int c, std::uint32_t entries);  // an empty point's, from its
+                                                              // entries, with counts and score
+  std::uint32_t entry_word(int c, int sq) const {
+    std::uint32_t w;
+    std::memcpy(&w, entry_[c][sq].data(), sizeof w);
+    return w;
+  }
+  // The summed counters of a point's four entries (detail::summarise), computed when asked.
+  std::uint64_t point_info(int c, int sq) const;
   void unmake_logged(int sq, const Undo& u);
   // Inline: the scans of the board ask it for every point, and all but a few are unflagged.
   bool forbidden_for(int sq, Color c) const {
@@ -340,7 +345,7 @@ class Position {
   std::uint16_t five_sq_ = 0;
   std::uint16_t last_ = 0;
   // The incremental pattern state: for each colour, point and direction the base-3 key of
-  // the five cells each side and its table entry (keys, entries and sums are zero on a stone's
+  // the five cells each side and its table entry (keys and entries are zero on a stone's
   // point, which make / unmake skip, and are set again when it goes); per point and colour the
   // summary and its evaluation contribution; per colour the summed scores, capturable pairs and
   // point counts by Threat (flagged points apart).
@@ -355,7 +360,9 @@ class Position {
   int capture_weight_ = 0;
   std::array<std::array<std::array<std::uint16_t, 4>, kSquares>, 2> key_{};
   std::array<std::array<std::array<std::uint8_t, 4>, kSquares>, 2> entry_{};
-  std::array<std::array<std::uint64_t, kSquares>, 2> info_{};  // summed entry features
+  // Per colour, the weights' direct tables (EvalTables::direct) for points that capture
+  // nothing and for points that capture.
+  std::array<std::array<const std::uint32_t*, 2>, 2> direct_{};
   std::array<std::array<std::uint16_t, kSquares>, 2> summary_{};
   std::array<std::array<std::int16_t, kSquares>, 2> contrib_{};
   std::array<std::array<std::int16_t, 11>, 2> count_{};

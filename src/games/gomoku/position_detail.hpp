@@ -168,6 +168,36 @@ inline std::uint16_t summarise_valued(std::uint64_t sum, const EvalTables& table
   return now;
 }
 
+// A point's four entries (direction d in byte d) as an index of EvalTables::direct: nibble d
+// is the Pattern of direction d, or 10 for a flex four that is two fours (kTwoFoursBit), the
+// one bit besides the captures that the summary reads.
+inline constexpr std::uint32_t direct_index(std::uint32_t entries) {
+  const std::uint32_t codes = (entries & 0x0f0f0f0fu) + 3 * ((entries >> 4) & 0x01010101u);
+  const std::uint32_t pairs = codes | (codes >> 4);
+  return (pairs & 0xffu) | ((pairs >> 8) & 0xff00u);
+}
+// The pairs a point's four entries capture together (0..8).
+inline constexpr std::uint32_t entries_captures(std::uint32_t entries) {
+  return (((entries >> 5) & 0x03030303u) * 0x01010101u) >> 24;
+}
+// The entry that direct_index reads as `code` (0..10).
+inline constexpr Entry entry_of_code(int code) {
+  return code == 10 ? static_cast<Entry>(static_cast<int>(Pattern::kFlexFour) | kTwoFoursBit)
+                    : static_cast<Entry>(code);
+}
+
+// The summary and value (as summarise_valued gives them) of a point's four entries, read
+// from its colour's direct tables: `tables[0]` for points that capture nothing, `tables[1]`
+// for points that capture (EvalTables::direct).
+inline std::uint16_t summarise_direct(std::uint32_t entries,
+                                      const std::array<const std::uint32_t*, 2>& tables,
+                                      int capture_weight, int& value) {
+  const std::uint32_t caps = entries_captures(entries);
+  const std::uint32_t packed = tables[caps != 0][direct_index(entries)];
+  value = static_cast<std::int16_t>(packed >> 16) + capture_weight * static_cast<int>(caps);
+  return static_cast<std::uint16_t>((packed & 0xffff) | (caps << 4));
+}
+
 // A run of five or more stones of c on one of the four lines through sq (capture variant).
 inline bool has_five_through(const std::array<std::uint8_t, kSquares>& b, int sq, Color c) {
   for (const int step : kDirections) {

@@ -370,7 +370,7 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     for (int d = 0; d < 4; ++d) {
       const int key = key_[o][t][d];
       // The point's sums without this line: each trial adds the line's new entry.
-      const std::uint64_t rest = info_[o][t] - entry_info[entry_[o][t][d]];
+      const std::uint64_t rest = point_info(o, t) - entry_info[entry_[o][t][d]];
       for (int side = -1; side <= 1; side += 2) {
         int p = t;
         for (int k = 1; k <= detail::kHalfWindow; ++k) {

@@ -370,6 +370,44 @@ TEST(GomokuEvalTables, OneEntryGivesTheSummaryAndTheWeightsTermByTerm) {
   }
 }
 
+// Make reads a point's summary and value from its four entries at once (EvalTables::direct):
+// they must be what the summed path gives, for every combination of entries a table makes
+// (patterns, a flex four that is two fours, 0-2 captures a line) under every rule's weights
+// and mode, with the captures' weight the rule gives.
+TEST(GomokuEvalTables, DirectTablesEqualTheSummedPath) {
+  constexpr int kCodes = 11 * 3;  // 10 patterns and the two-fours flex four, 0-2 captures
+  for (const Rule r : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju, Rule::kCapture}) {
+    const detail::EvalTables& t = *detail::eval_tables(r);
+    for (int mode = 0; mode < 3; ++mode) {
+      const int capture_weight = mode == detail::kCaptureRule ? detail::kCapturePairValue : 0;
+      const std::array<const std::uint32_t*, 2> tables = {
+          t.direct[mode].data(), t.direct[mode == detail::kCaptureRule ? 3 : mode].data()};
+      int flagged = 0, capturing = 0;
+      for (int combo = 0; combo < kCodes * kCodes * kCodes * kCodes; ++combo) {
+        std::uint32_t entries = 0;
+        std::uint64_t sum = 0;
+        for (int d = 0, rest = combo; d < 4; ++d, rest /= kCodes) {
+          const int e = detail::entry_of_code(rest % kCodes % 11) | (rest % kCodes / 11) << 5;
+          entries |= static_cast<std::uint32_t>(e) << (8 * d);
+          sum += t.entry_info[e];
+        }
+        int expected_value = 0, got_value = 0;
+        const std::uint16_t expected =
+            detail::summarise_valued(sum, t, mode, capture_weight, expected_value);
+        const std::uint16_t got = detail::summarise_direct(entries, tables, capture_weight, got_value);
+        ASSERT_EQ(got, expected) << rule_name(r) << " mode " << mode << " entries " << entries;
+        ASSERT_EQ(got_value, expected_value) << rule_name(r) << " mode " << mode << " " << entries;
+        flagged += (got & 0x100) != 0;
+        capturing += detail::summary_captures(got) != 0;
+      }
+      EXPECT_GT(capturing, 0);
+      if (mode != detail::kPlain) {
+        EXPECT_GT(flagged, 0) << rule_name(r) << " mode " << mode;
+      }
+    }
+  }
+}
+
 TEST(GomokuTune, RecoversKnownWeightsOnSyntheticData) {
   const EvalWeights truth = synthetic_truth();
   const double k = 0.8;
