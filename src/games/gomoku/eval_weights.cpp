@@ -83,8 +83,8 @@ const EvalTables* make_tables(const EvalWeights& w) {
       if (!valid) continue;
       int value = 0;
       const std::uint16_t summary = detail::summarise_valued(sum, t, mode, 0, value);
-      direct[index] = (summary & 0xff0fu) |
-                      static_cast<std::uint32_t>(static_cast<std::uint16_t>(value)) << 16;
+      direct[index] =
+          (summary & 0xff0fu) | static_cast<std::uint32_t>(static_cast<std::uint16_t>(value)) << 16;
     }
   }
   t.tempo = w.tempo;

@@ -286,15 +286,14 @@ void Position::update_lines_as(int sq, int sign, Undo* log) {
     const auto own_key = static_cast<std::uint16_t>(flat_key(C, i) + own_unit);
     flat_key(C, i) = own_key;
     const std::uint32_t own_old = entry_word(C, p);
-    const std::uint32_t own_new =
-        (own_old & ~(0xffu << shift)) | std::uint32_t{own_table[own_key]} << shift;
+    const std::uint32_t own_new = (own_old & ~(0xffu << shift)) | std::uint32_t{own_table[own_key]}
+                                                                      << shift;
     std::memcpy(entry_[C][p].data(), &own_new, 4);
     std::uint32_t other_old = entry_word(O, p), other_new = other_old;
     if (both) {
       const auto other_key = static_cast<std::uint16_t>(flat_key(O, i) + 2 * own_unit);
       flat_key(O, i) = other_key;
-      other_new = (other_old & ~(0xffu << shift)) | std::uint32_t{other_table[other_key]}
-                                                        << shift;
+      other_new = (other_old & ~(0xffu << shift)) | std::uint32_t{other_table[other_key]} << shift;
       std::memcpy(entry_[O][p].data(), &other_new, 4);
     }
     Undo::Cell& cell = cells[num_cells];
@@ -381,18 +380,12 @@ void Position::update_near(int sq, int sign) {
   }
 }
 
-[[gnu::always_inline]] inline std::uint16_t Position::summarise_entries(int c,
-                                                                         std::uint32_t entries,
-                                                                         int& value) const {
-  return summarise_direct(entries, direct_[c], capture_weight_, value);
-}
-
 // An empty point's summary and value for colour c from its entries `entries`, with the
 // counts and scores they feed. Inline: it runs some twenty times a make.
 [[gnu::always_inline]] inline void Position::refresh_colour(int sq, int c, std::uint32_t entries) {
   const std::uint16_t old = summary_[c][sq];
   int value = 0;
-  const std::uint16_t now = summarise_entries(c, entries, value);
+  const std::uint16_t now = summarise_direct(entries, direct_[c], capture_weight_, value);
   // Unconditional (whether the summary changed is unpredictable): the same bucket is taken
   // from and given back, and bucket 0 (no threat) is never read.
   const int old_bucket = (old & kFlagged) ? kFlaggedBucket : summary_threat(old);

@@ -307,10 +307,7 @@ class Position {
   void update_near(int sq, int sign);
   void refresh_point(int sq, int colours = 3, Undo* log = nullptr);  // colours: bit 0 black,
                                                                      // bit 1 white
-  // The summary of an empty point for colour c from its four entries (`entries`, as
-  // entry_[c][sq] read as one word), `value` its whole value to c.
-  std::uint16_t summarise_entries(int c, std::uint32_t entries, int& value) const;
-  void refresh_colour(int sq, int c, std::uint32_t entries);  // an empty point's, from its
+  void refresh_colour(int sq, int c, std::uint32_t entries);         // an empty point's, from its
                                                               // entries, with counts and score
   std::uint32_t entry_word(int c, int sq) const {
     std::uint32_t w;

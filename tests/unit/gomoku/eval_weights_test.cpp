@@ -394,7 +394,8 @@ TEST(GomokuEvalTables, DirectTablesEqualTheSummedPath) {
         int expected_value = 0, got_value = 0;
         const std::uint16_t expected =
             detail::summarise_valued(sum, t, mode, capture_weight, expected_value);
-        const std::uint16_t got = detail::summarise_direct(entries, tables, capture_weight, got_value);
+        const std::uint16_t got =
+            detail::summarise_direct(entries, tables, capture_weight, got_value);
         ASSERT_EQ(got, expected) << rule_name(r) << " mode " << mode << " entries " << entries;
         ASSERT_EQ(got_value, expected_value) << rule_name(r) << " mode " << mode << " " << entries;
         flagged += (got & 0x100) != 0;
