@@ -4,7 +4,11 @@
 // the Zobrist keys, the evaluation's constants, the point-summary tables. Not for other code.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+#include <immintrin.h>
+#endif
 
 #include "core/zobrist.hpp"
 #include "games/gomoku/eval_weights.hpp"
@@ -47,6 +51,70 @@ inline constexpr int kRenjuDepth = 4;    // recursion limit of the real-three ch
 
 inline constexpr int summary_threat(std::uint16_t s) { return s & 0x0f; }
 inline constexpr int summary_captures(std::uint16_t s) { return (s >> 4) & 0x0f; }
+
+// The board scans for points of a threat class, 32 points a step: bit k of the result (k < n,
+// n <= 32) says whether s[k]'s threat lies in [lo, hi] or, where `marks` is given, marks[k] is
+// not zero. The scans run at most nodes; one compare over 32 lanes replaces 32 branches, and
+// masked loads read nothing past the n points.
+inline std::uint32_t threat_mask_scalar(const std::uint16_t* s, int n, int lo, int hi,
+                                        const std::uint8_t* marks) {
+  std::uint32_t m = 0;
+  for (int k = 0; k < n; ++k) {
+    const int t = summary_threat(s[k]);
+    const bool hit = (t >= lo && t <= hi) || (marks && marks[k]);
+    m |= std::uint32_t{hit} << k;
+  }
+  return m;
+}
+inline std::uint32_t threat_mask(const std::uint16_t* s, int n, int lo, int hi,
+                                 const std::uint8_t* marks = nullptr) {
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+  const __mmask32 lanes = n >= 32 ? ~__mmask32{0} : (__mmask32{1} << n) - 1;
+  const __m512i t = _mm512_and_si512(_mm512_maskz_loadu_epi16(lanes, s), _mm512_set1_epi16(0x0f));
+  __mmask32 m = _mm512_mask_cmpge_epu16_mask(lanes, t, _mm512_set1_epi16(static_cast<short>(lo))) &
+                _mm512_cmple_epu16_mask(t, _mm512_set1_epi16(static_cast<short>(hi)));
+  if (marks) {
+    const __m256i v = _mm256_maskz_loadu_epi8(lanes, marks);
+    m |= _mm256_mask_test_epi8_mask(lanes, v, v);
+  }
+  return m;
+#else
+  return threat_mask_scalar(s, n, lo, hi, marks);
+#endif
+}
+// Bit k (k < n <= 64): whether point k is empty with a non-zero count in `near` (a candidate
+// move), 64 points a step.
+inline std::uint64_t candidate_mask_scalar(const std::uint8_t* board, const std::uint8_t* near,
+                                           int n) {
+  std::uint64_t m = 0;
+  for (int k = 0; k < n; ++k) m |= std::uint64_t{board[k] == kEmpty && near[k] > 0} << k;
+  return m;
+}
+inline std::uint64_t candidate_mask(const std::uint8_t* board, const std::uint8_t* near, int n) {
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+  const __mmask64 lanes = n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
+  const __m512i b = _mm512_maskz_loadu_epi8(lanes, board);
+  const __m512i v = _mm512_maskz_loadu_epi8(lanes, near);
+  return _mm512_mask_cmpeq_epi8_mask(_mm512_test_epi8_mask(v, v), b, _mm512_set1_epi8(kEmpty));
+#else
+  return candidate_mask_scalar(board, near, n);
+#endif
+}
+// Bounds for threat_mask's [lo, hi]: the largest threat field, and a lo that keeps none.
+inline constexpr int kTopClass = 0x0f;
+inline constexpr int kNoClass = 0x10;
+// Calls f(sq) in board order for each point of [first, last] that threat_mask keeps (marks,
+// if given, indexed by point like s); stops where f returns false.
+template <class F>
+inline void for_each_threat_point(const std::uint16_t* s, int first, int last, int lo, int hi,
+                                  F&& f, const std::uint8_t* marks = nullptr) {
+  for (int base = first; base <= last; base += 32) {
+    std::uint32_t m = threat_mask(s + base, std::min(32, last - base + 1), lo, hi,
+                                  marks ? marks + base : nullptr);
+    for (; m; m &= m - 1)
+      if (!f(base + std::countr_zero(m))) return;
+  }
+}
 
 // The summary of a point for one colour from its four line entries, by table: each entry
 // contributes packed counters and its pattern's value (detail::EvalTables::entry_info, see

@@ -3,6 +3,7 @@
 #include "games/gomoku/position.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "games/gomoku/position_detail.hpp"
 
@@ -30,15 +31,15 @@ std::size_t Position::candidate_moves(MoveList<Position>& out, int radius) const
     return out.size();
   }
   if (radius == 1 || radius == 2) {
-    // Branch-free (whether a point is a candidate is a coin toss for the predictor): every
-    // point is written, and only the kept ones advance the count.
+    // 64 points a compare (whether a point is a candidate is a coin toss for a branch).
     const auto& near = radius == 1 ? near1_ : near2_;
     Move* const raw = out.data();
     std::size_t kept = 0;
-    for (int sq = first_point(); sq <= last_point(); ++sq) {
-      raw[kept] = Move{static_cast<std::uint16_t>(sq)};
-      kept += (board_[sq] == kEmpty) & (near[sq] > 0);
-    }
+    for (int base = first_point(); base <= last_point(); base += 64)
+      for (std::uint64_t m = candidate_mask(board_.data() + base, near.data() + base,
+                                            std::min(64, last_point() - base + 1));
+           m; m &= m - 1)
+        raw[kept++] = Move{static_cast<std::uint16_t>(base + std::countr_zero(m))};
     // Forbidden points (renju black, the capture rule's double three) are flagged first.
     if (count_[side_][kFlaggedBucket] > 0) {
       std::size_t legal = 0;
@@ -73,11 +74,15 @@ Move Position::winning_move() const {
   const Color c = side_;
   if (variant_.rule != Rule::kCapture) {
     if (count_[c][static_cast<int>(Threat::kFive)] == 0) return Move::none();
-    for (int sq = first_point(); sq <= last_point(); ++sq)
-      if (board_[sq] == kEmpty &&
-          summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFive))
-        return Move{static_cast<std::uint16_t>(sq)};
-    return Move::none();
+    // (The summaries are 0 off the empty points.)
+    constexpr int kFive = static_cast<int>(Threat::kFive);
+    Move win = Move::none();
+    for_each_threat_point(summary_[c].data(), first_point(), last_point(), kFive, kFive,
+                          [&](int sq) {
+                            win = Move{static_cast<std::uint16_t>(sq)};
+                            return false;
+                          });
+    return win;
   }
   // Capture variant: the tenth captured stone, or a five the opponent cannot break (and,
   // facing a pending five, only after breaking it).
@@ -121,11 +126,15 @@ Move Position::sure_win_move() const {
   // A flagged point of the opponent's might be a four it is allowed to play: not certain.
   if (four_points(o) + theirs[static_cast<int>(Threat::kFive)] + theirs[kFlaggedBucket] != 0)
     return Move::none();
-  for (int sq = first_point(); sq <= last_point(); ++sq)
-    if (board_[sq] == kEmpty && !(summary_[c][sq] & kFlagged) &&
-        summary_threat(summary_[c][sq]) == static_cast<int>(Threat::kFlexFour))
-      return Move{static_cast<std::uint16_t>(sq)};
-  return Move::none();
+  constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
+  Move win = Move::none();  // (the summaries are 0 off the empty points)
+  for_each_threat_point(summary_[c].data(), first_point(), last_point(), kFlexFour, kFlexFour,
+                        [&](int sq) {
+                          if (summary_[c][sq] & kFlagged) return true;
+                          win = Move{static_cast<std::uint16_t>(sq)};
+                          return false;
+                        });
+  return win;
 }
 
 bool Position::opponent_threatens_open_four() const {
@@ -143,18 +152,16 @@ std::size_t Position::four_moves(MoveList<Position>& out) const {
   constexpr int kFour = static_cast<int>(Threat::kFour);
   const int unflagged = n[kFive] + four_points(c);
   if (unflagged + n[kFlaggedBucket] == 0) return 0;
-  // One scan, fives first and then fours (each in board order). The counts say how many
-  // there are, so it stops at the last one, unless a flagged point may be one too.
-  const int expected = n[kFlaggedBucket] ? static_cast<int>(kMaxMoves) : unflagged;
+  // One scan, fives first and then fours (each in board order; the summaries are 0 off the
+  // empty points).
   MoveList<Position> fours;
-  int found = 0;
-  for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
-    const int t = summary_threat(summary_[c][sq]);  // 0 off the empty points
-    if (t < kFour) continue;
-    ++found;
-    if (forbidden_for(sq, c)) continue;
-    (t == kFive ? out : fours).push_back(Move{static_cast<std::uint16_t>(sq)});
-  }
+  for_each_threat_point(summary_[c].data(), first_point(), last_point(), kFour, kTopClass,
+                        [&](int sq) {
+                          if (!forbidden_for(sq, c))
+                            (summary_threat(summary_[c][sq]) == kFive ? out : fours)
+                                .push_back(Move{static_cast<std::uint16_t>(sq)});
+                          return true;
+                        });
   for (const Move m : fours) out.push_back(m);
   return out.size();
 }
@@ -178,21 +185,14 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
       n[static_cast<int>(Threat::kFour)] + n[static_cast<int>(Threat::kFourThree)] +
       n[static_cast<int>(Threat::kFlexFour)] + n[static_cast<int>(Threat::kFive)];
   if (!capture && unflagged + n[kFlaggedBucket] == 0) return 0;
-  // The counts say how many such points there are, so the scan stops at the last one,
-  // unless a flagged point may be one too (or captures count).
-  const int expected = capture || n[kFlaggedBucket] ? static_cast<int>(kMaxMoves) : unflagged;
-  int found = 0;
   // One pass: fives and winning captures first, then fours, then free threes and
   // five-breaking captures (the threat search tries them in that order); within fours and
   // threes the stronger shapes first (open and double fours, four-threes, double threes),
   // which a threat search finds its wins with soonest.
   MoveList<Position> fours, threes, strong_fours, strong_threes;
-  for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
+  const auto visit = [&](int sq) {
     const std::uint16_t s = summary_[c][sq];  // 0 off the empty points
     const int t = summary_threat(s);
-    // Most points make less than a free three: skip them on one test.
-    if (t < static_cast<int>(Threat::kFlexThree) && !(capture && summary_captures(s))) continue;
-    if (t >= static_cast<int>(Threat::kFlexThree)) ++found;
     const int pairs = capture ? summary_captures(s) : 0;
     const bool wins_by_capture = pairs && captures_[c] + 2 * pairs >= kCaptureWin;
     MoveList<Position>* list = nullptr;
@@ -208,6 +208,20 @@ std::size_t Position::threat_moves(MoveList<Position>& out) const {
              (pairs && pending_ == o + 1 && breaks_pending(sq)))
       list = &threes;
     if (list && !forbidden_for(sq, c)) list->push_back(Move{static_cast<std::uint16_t>(sq)});
+  };
+  if (capture) {
+    // Captures are no threat class: every point is looked at.
+    for (int sq = first_point(); sq <= last_point(); ++sq) {
+      const std::uint16_t s = summary_[c][sq];
+      if (summary_threat(s) >= static_cast<int>(Threat::kFlexThree) || summary_captures(s))
+        visit(sq);
+    }
+  } else {
+    for_each_threat_point(summary_[c].data(), first_point(), last_point(),
+                          static_cast<int>(Threat::kFlexThree), kTopClass, [&](int sq) {
+                            visit(sq);
+                            return true;
+                          });
   }
   for (const Move m : strong_fours) out.push_back(m);
   for (const Move m : fours) out.push_back(m);
@@ -246,19 +260,19 @@ std::size_t Position::defence_moves(MoveList<Position>& out) const {
   if (fours && !capture) {
     const bool single = count_[o][kFive] == 1;
     MoveList<Position> partial;
-    // Five points are never flagged for their own colour, so the counts say how many there
-    // are: the scan stops at the last one.
-    const int expected = count_[o][kFive] + count_[c][kFive];
-    int found = 0;
-    for (int sq = first_point(); sq <= last_point() && found < expected; ++sq) {
-      const bool mine = summary_threat(summary_[c][sq]) == kFive;  // none off the empty points
-      const bool theirs = summary_threat(summary_[o][sq]) == kFive;
-      found += mine | theirs;
-      if ((!mine && !theirs) || forbidden_for(sq, c)) continue;
-      if (mine || single)
-        push(sq);
-      else
-        partial.push_back(Move{static_cast<std::uint16_t>(sq)});
+    // Both colours' five points, in board order (none off the empty points).
+    for (int base = first_point(); base <= last_point(); base += 32) {
+      const int n = std::min(32, last_point() - base + 1);
+      const std::uint32_t mine = threat_mask(summary_[c].data() + base, n, kFive, kFive);
+      for (std::uint32_t m = mine | threat_mask(summary_[o].data() + base, n, kFive, kFive); m;
+           m &= m - 1) {
+        const int k = std::countr_zero(m), sq = base + k;
+        if (forbidden_for(sq, c)) continue;
+        if (((mine >> k) & 1) || single)
+          push(sq);
+        else
+          partial.push_back(Move{static_cast<std::uint16_t>(sq)});
+      }
     }
     if (out.size() == 0)
       for (Move m : partial) out.push_back(m);
@@ -338,30 +352,24 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
   constexpr int kFive = static_cast<int>(Threat::kFive);
   constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
   constexpr int kFour = static_cast<int>(Threat::kFour);
-  // The threat points. The counts say how many there are, so the scan stops at the last one
-  // (unless a flagged point, which the counts keep apart, may be one too).
+  // The threat points (the summaries are 0 off the empty points).
   std::array<std::uint16_t, kMaxMoves> threats;
   int num_threats = 0;
-  const int expected = count_[o][kFlaggedBucket] ? kMaxMoves : count_[o][kFlexFour];
-  // (The summaries are 0 off the empty points.)
-  for (int sq = first_point(); sq <= last_point() && num_threats < expected; ++sq)
-    if (summary_threat(summary_[o][sq]) == kFlexFour && !forbidden_for(sq, o))
-      threats[num_threats++] = static_cast<std::uint16_t>(sq);
+  for_each_threat_point(summary_[o].data(), first_point(), last_point(), kFlexFour, kFlexFour,
+                        [&](int sq) {
+                          if (!forbidden_for(sq, o))
+                            threats[num_threats++] = static_cast<std::uint16_t>(sq);
+                          return true;
+                        });
   if (num_threats == 0) return 0;
   // For each empty point, how many threats a stone of c there removes: the threat point
   // itself, and any threat whose summary falls below an open four once c blocks that cell of
   // its window. A stone changes a threat's pattern only along the one line joining them, so
   // each trial is one table look-up, made walking out from the threat (no point outside the
-  // windows can block). The windows' points are listed once each, for the scans below.
+  // windows can block). The windows' points are marked, for the scans below.
   std::array<std::uint8_t, kSquares> removed{};
   std::array<std::uint8_t, kSquares> near_threat{};
-  std::array<std::uint16_t, kMaxMoves + 1> near;  // + 1: the branch-free append's last write
-  int num_near = 0;
-  const auto mark = [&](int p) {
-    near[num_near] = static_cast<std::uint16_t>(p);
-    num_near += !near_threat[p];
-    near_threat[p] = 1;
-  };
+  const auto mark = [&](int p) { near_threat[p] = 1; };
   const std::uint64_t* const entry_info = eval_->entry_info.data();
   for (int i = 0; i < num_threats; ++i) {
     const int t = threats[i];
@@ -404,26 +412,17 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
     else if (left < num_threats)
       partial.push_back(Move{static_cast<std::uint16_t>(sq)});
   };
+  // consider() keeps only window points and own fours: one scan finds both, in board order
+  // (the list's order is the search's move order); without own fours only the windows.
   const auto& mine = count_[c];
   const bool counter_fours = four_points(c) + mine[kFive] + mine[kFlaggedBucket] > 0;
-  if (counter_fours) {
-    // consider() keeps only window points and own fours: test those two first, cheaply.
-    // The scan stops past the last window point once the counts' own fours are all seen
-    // (unless a flagged point, which the counts keep apart, may be one too).
-    const int last_near = *std::max_element(near.begin(), near.begin() + num_near);
-    const int own_fours = mine[kFlaggedBucket] ? kMaxMoves : four_points(c) + mine[kFive];
-    int found = 0;
-    for (int sq = first_point(); sq <= last_point() && (sq <= last_near || found < own_fours);
-         ++sq) {
-      const bool four = summary_threat(summary_[c][sq]) >= kFour;
-      found += four;
-      if (near_threat[sq] || four) consider(sq, near_threat[sq] != 0);
-    }
-  } else {
-    // Only the windows, in board order (the list's order is the search's move order).
-    std::sort(near.begin(), near.begin() + num_near);
-    for (int i = 0; i < num_near; ++i) consider(near[i], true);
-  }
+  for_each_threat_point(
+      summary_[c].data(), first_point(), last_point(), counter_fours ? kFour : kNoClass, kTopClass,
+      [&](int sq) {
+        consider(sq, near_threat[sq] != 0);
+        return true;
+      },
+      near_threat.data());
   if (out.size() == 0)
     for (Move m : partial) out.push_back(m);
   return out.size();

@@ -5,7 +5,9 @@
 // are generated. Games without staged generation get one list ordered TT move, killers,
 // history. Selection is a partial selection sort: only as many moves are ordered as are
 // searched.
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include "api/concepts.hpp"
 #include "core/fixed_vector.hpp"
@@ -229,11 +231,17 @@ class MovePicker {
       }
     }
   }
-  // Moves the best-scored remaining move to index_ and returns it (stable for equal scores).
+  // Moves the best-scored remaining move to index_ and returns it (the first of equal scores).
+  // One maximum over score * 2^32 + (2^32 - 1 - i): the same choice as a compare-and-keep
+  // scan, but a reduction the compiler vectorises rather than a chain of dependent moves.
   Move pick_best() {
-    std::size_t best = index_;
-    for (std::size_t i = index_ + 1; i < list_.size(); ++i)
-      if (scores_[i] > scores_[best]) best = i;
+    std::int64_t top = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = index_; i < list_.size(); ++i)
+      top = std::max(top,
+                     static_cast<std::int64_t>(
+                         (static_cast<std::uint64_t>(static_cast<std::int64_t>(scores_[i])) << 32) |
+                         (0xffffffffu - static_cast<std::uint32_t>(i))));
+    const std::size_t best = 0xffffffffu - static_cast<std::uint32_t>(top);
     if (best != index_) {
       std::swap(list_[best], list_[index_]);
       std::swap(scores_[best], scores_[index_]);

@@ -4,9 +4,11 @@
 // proof-number search's guessed answers and its agreement with the iterative deepening.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <vector>
 
 #include "core/rng.hpp"
+#include "games/gomoku/position_detail.hpp"
 #include "games/gomoku/search_traits.hpp"
 #include "search/threat/proof_number_search.hpp"
 #include "search/threat/threat_search.hpp"
@@ -206,6 +208,102 @@ void for_random_positions(std::uint64_t seed, int games, F&& check) {
         p.apply(moves[rng.below(moves.size())]);
       }
     }
+  }
+}
+
+// The move lists read the board with 32- and 64-point masks (AVX-512 where built for it):
+// each list equals a plain point-by-point scan, on every board size (the last mask is short).
+TEST(GomokuThreats, MoveListsMatchAPlainScanOnRandomPositions) {
+  int fours_seen = 0, threats_seen = 0;
+  for (const int size : {15, 17, 19, 20}) {
+    for (const Rule rule : {Rule::kFreestyle, Rule::kExactFive, Rule::kRenju}) {
+      Rng rng(static_cast<std::uint64_t>(rule) * 100 + static_cast<std::uint64_t>(size));
+      for (int game = 0; game < 12; ++game) {
+        Position p(Variant{size, rule});
+        for (int ply = 0; ply < 70 && !p.is_terminal(); ++ply) {
+          const Color c = p.side_to_move();
+          std::vector<int> fives, fours, strong_fours, plain_fours, strong_threes, threes;
+          std::vector<int> near[3];
+          for (int sq = 0; sq < kSquares; ++sq) {
+            const Move m{static_cast<std::uint16_t>(sq)};
+            if (p.stone(sq) != kEmpty || !p.is_legal(m)) continue;
+            const Threat t = p.threat(sq, c);
+            if (t == Threat::kFive) fives.push_back(sq);
+            if (t >= Threat::kFour && t < Threat::kFive) fours.push_back(sq);
+            if (t == Threat::kFourThree || t == Threat::kFlexFour) strong_fours.push_back(sq);
+            if (t == Threat::kFour) plain_fours.push_back(sq);
+            if (t == Threat::kThreeThree) strong_threes.push_back(sq);
+            if (t == Threat::kFlexThree) threes.push_back(sq);
+            for (int r = 1; r <= 2; ++r) {
+              bool by_stone = false;
+              for (int dy = -r; dy <= r; ++dy)
+                for (int dx = -r; dx <= r; ++dx) {
+                  const int x = x_of(sq) + dx, y = y_of(sq) + dy;
+                  by_stone |=
+                      x >= 0 && y >= 0 && x < size && y < size &&
+                      (p.stone(square_of(x, y)) == kBlack || p.stone(square_of(x, y)) == kWhite);
+                }
+              if (by_stone) near[r].push_back(sq);
+            }
+          }
+          const auto cat = [](std::initializer_list<const std::vector<int>*> parts) {
+            std::vector<int> all;
+            for (const auto* part : parts) all.insert(all.end(), part->begin(), part->end());
+            return all;
+          };
+          const auto in_order = [](const MoveList<Position>& list) {  // squares() sorts
+            std::vector<int> out;
+            for (const Move m : list) out.push_back(m.sq);
+            return out;
+          };
+          MoveList<Position> got;
+          p.four_moves(got);
+          ASSERT_EQ(in_order(got), cat({&fives, &fours})) << p.to_string();
+          p.threat_moves(got);
+          ASSERT_EQ(in_order(got),
+                    cat({&fives, &strong_fours, &plain_fours, &strong_threes, &threes}))
+              << p.to_string();
+          // (A five point is legal for renju black too, so the first is the first five.)
+          EXPECT_EQ(p.winning_move().sq, fives.empty() ? 0 : fives[0]) << p.to_string();
+          for (int r = 1; r <= 2 && ply > 0; ++r) {
+            p.candidate_moves(got, r);
+            ASSERT_EQ(in_order(got), near[r]) << p.to_string();
+          }
+          fours_seen += !fours.empty();
+          threats_seen += !strong_fours.empty() + !strong_threes.empty();
+          p.candidate_moves(got, 1);
+          if (got.size() == 0) break;
+          p.apply(got[rng.below(got.size())]);
+        }
+      }
+    }
+  }
+  EXPECT_GT(fours_seen, 500);
+  EXPECT_GT(threats_seen, 100);
+}
+
+// The vector masks against their scalar forms on random summaries, marks, lengths and bounds.
+TEST(GomokuThreats, BoardScanMasksMatchTheirScalarForms) {
+  Rng rng(5);
+  std::array<std::uint16_t, 32> s{};
+  std::array<std::uint8_t, 64> marks{}, board{}, near{};
+  for (int trial = 0; trial < 20000; ++trial) {
+    for (auto& v : s) v = static_cast<std::uint16_t>(rng.below(1 << 16));
+    for (int k = 0; k < 64; ++k) {
+      marks[k] = static_cast<std::uint8_t>(rng.below(8) == 0 ? 1 + rng.below(255) : 0);
+      board[k] = static_cast<std::uint8_t>(rng.below(4));
+      near[k] = static_cast<std::uint8_t>(rng.below(3) == 0 ? 0 : rng.below(256));
+    }
+    const int n = 1 + static_cast<int>(rng.below(32));
+    const int lo = static_cast<int>(rng.below(17)), hi = static_cast<int>(rng.below(16));
+    const std::uint8_t* m = trial % 2 ? marks.data() : nullptr;
+    ASSERT_EQ(detail::threat_mask(s.data(), n, lo, hi, m),
+              detail::threat_mask_scalar(s.data(), n, lo, hi, m))
+        << "n " << n << " lo " << lo << " hi " << hi;
+    const int n64 = 1 + static_cast<int>(rng.below(64));
+    ASSERT_EQ(detail::candidate_mask(board.data(), near.data(), n64),
+              detail::candidate_mask_scalar(board.data(), near.data(), n64))
+        << "n " << n64;
   }
 }
 
