@@ -342,30 +342,22 @@ void Position::unmake_logged(int sq, const Undo& u) {
   update_near(sq, -1);
 }
 
-namespace {
-// The 5x5 square around a point, less the point, as board offsets (the 3x3 one is
-// kEightWays).
-constexpr std::array<int, 24> kNear2Offsets = [] {
-  std::array<int, 24> t{};
-  int k = 0;
-  for (int dy = -2; dy <= 2; ++dy)
-    for (int dx = -2; dx <= 2; ++dx)
-      if (dx || dy) t[k++] = dy * kStride + dx;
-  return t;
-}();
-}  // namespace
-
 void Position::update_near(int sq, int sign) {
   const int x = x_of(sq), y = y_of(sq), n = variant_.size;
-  // Two cells from every edge (most stones): fixed offsets, no test per cell (the tests
-  // cost a branch miss every few calls).
+  // Two cells from every edge (most stones): no test per cell (the tests cost a branch miss
+  // every few calls), and a row of the square is one 8-byte add of a 1 in each byte it
+  // covers (the counts stay within 0..24, so no byte carries into the next).
   if (x >= 2 && y >= 2 && x <= n - 3 && y <= n - 3) {
-#pragma GCC unroll 24
-    for (const int off : kNear2Offsets)
-      near2_[sq + off] = static_cast<std::uint8_t>(near2_[sq + off] + sign);
-#pragma GCC unroll 8
-    for (const int off : kEightWays)
-      near1_[sq + off] = static_cast<std::uint8_t>(near1_[sq + off] + sign);
+    const auto add = [sign](std::uint8_t* at, std::uint64_t ones) {
+      std::uint64_t v;
+      std::memcpy(&v, at, sizeof v);
+      v = sign > 0 ? v + ones : v - ones;
+      std::memcpy(at, &v, sizeof v);
+    };
+    for (int dy = -2; dy <= 2; ++dy)
+      add(near2_.data() + sq + dy * kStride - 2, dy ? 0x0101010101u : 0x0101000101u);
+    for (int dy = -1; dy <= 1; ++dy)
+      add(near1_.data() + sq + dy * kStride - 1, dy ? 0x010101u : 0x010001u);
     return;
   }
   for (int dy = -2; dy <= 2; ++dy) {
