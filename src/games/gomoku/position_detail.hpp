@@ -54,8 +54,8 @@ inline constexpr int summary_captures(std::uint16_t s) { return (s >> 4) & 0x0f;
 
 // The board scans for points of a threat class, 32 points a step: bit k of the result (k < n,
 // n <= 32) says whether s[k]'s threat lies in [lo, hi] or, where `marks` is given, marks[k] is
-// not zero. The scans run at most nodes; one compare over 32 lanes replaces 32 branches, and
-// masked loads read nothing past the n points.
+// not zero. The scans run at nearly every search node: one compare over 32 lanes replaces 32
+// branches, and masked loads read nothing past the n points.
 inline std::uint32_t threat_mask_scalar(const std::uint16_t* s, int n, int lo, int hi,
                                         const std::uint8_t* marks) {
   std::uint32_t m = 0;
