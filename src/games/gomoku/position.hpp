@@ -307,8 +307,8 @@ class Position {
   void update_near(int sq, int sign);
   void refresh_point(int sq, int colours = 3, Undo* log = nullptr);  // colours: bit 0 black,
                                                                      // bit 1 white
-  void refresh_colour(int sq, int c, std::uint32_t entries);         // an empty point's, from its
-                                                              // entries, with counts and score
+  // An empty point's summary and value from its entries, with the counts and score.
+  void refresh_colour(int sq, int c, std::uint32_t entries);
   std::uint32_t entry_word(int c, int sq) const {
     std::uint32_t w;
     std::memcpy(&w, entry_[c][sq].data(), sizeof w);

@@ -369,11 +369,10 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
   // windows can block). The windows' points are marked, for the scans below.
   std::array<std::uint8_t, kSquares> removed{};
   std::array<std::uint8_t, kSquares> near_threat{};
-  const auto mark = [&](int p) { near_threat[p] = 1; };
   const std::uint64_t* const entry_info = eval_->entry_info.data();
   for (int i = 0; i < num_threats; ++i) {
     const int t = threats[i];
-    mark(t);
+    near_threat[t] = 1;
     ++removed[t];
     for (int d = 0; d < 4; ++d) {
       const int key = key_[o][t][d];
@@ -384,7 +383,7 @@ std::size_t Position::open_four_defences(MoveList<Position>& out) const {
         for (int k = 1; k <= detail::kHalfWindow; ++k) {
           p += side * kDirections[d];
           if (board_[p] == kWall) break;
-          mark(p);
+          near_threat[p] = 1;
           if (board_[p] != kEmpty) continue;
           // c's stone is a blocked cell (digit 2) in o's key where there was an empty one.
           const int blocked = key + 2 * kPow3[detail::digit_of(side * k)];
