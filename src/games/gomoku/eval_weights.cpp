@@ -88,6 +88,7 @@ const EvalTables* make_tables(const EvalWeights& w) {
     }
   }
   t.tempo = w.tempo;
+  t.parent_share = w.parent_share;
   t.weights = w;
   return &t;
 }
@@ -143,6 +144,8 @@ Result<EvalWeights> parse_eval_weights(std::string_view text) {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return bad(fmt::format("not JSON (byte {})", e.byte));
+  } catch (const nlohmann::json::exception&) {
+    return bad("not JSON (a number out of range)");  // the parser's out_of_range.406
   }
   if (!j.is_object()) return bad("not a JSON object");
   if (!j.contains("format") || j["format"] != "kibitz-gomoku-eval")
@@ -185,6 +188,14 @@ Result<EvalWeights> parse_eval_weights(std::string_view text) {
   if (tempo < -kMaxTempo || tempo > kMaxTempo)
     return bad(fmt::format("tempo = {} is outside {}..{}", tempo, -kMaxTempo, kMaxTempo));
   w.tempo = static_cast<int>(tempo);
+  // Optional: zero (this ply's score alone) where absent.
+  if (j.contains("parent_share")) {
+    if (!j["parent_share"].is_number_integer()) return bad("\"parent_share\" must be an integer");
+    const auto share = j["parent_share"].get<long long>();
+    if (share < 0 || share > 100)
+      return bad(fmt::format("parent_share = {} is outside 0..100", share));
+    w.parent_share = static_cast<int>(share);
+  }
   if (j.contains("rule")) {
     if (!j["rule"].is_string()) return bad("\"rule\" must be a string");
     w.rule = j["rule"].get<std::string>();
@@ -225,10 +236,11 @@ std::string format_eval_weights(const EvalWeights& w) {
   return fmt::format(
       "{{\n  \"format\": \"kibitz-gomoku-eval\",\n  \"version\": 1,\n  \"rule\": {},\n"
       "  \"made_by\": {},\n  \"pattern\": {{{}}},\n  \"combination\": {{{}}},\n"
-      "  \"to_move\": {{{}}},\n  \"shape\": {{{}{}}},\n  \"tempo\": {}\n}}\n",
+      "  \"to_move\": {{{}}},\n  \"shape\": {{{}{}}},\n  \"tempo\": {}{}\n}}\n",
       nlohmann::json(w.rule).dump(), nlohmann::json(w.made_by).dump(),
       table(w.pattern, kPatternNames), table(w.combination, kThreatNames),
-      table(w.to_move, kThreatNames), shapes, listed ? "\n  " : "", w.tempo);
+      table(w.to_move, kThreatNames), shapes, listed ? "\n  " : "", w.tempo,
+      w.parent_share ? fmt::format(",\n  \"parent_share\": {}", w.parent_share) : "");
 }
 
 const EvalWeights& builtin_eval_weights(Rule r) {

@@ -37,6 +37,10 @@ struct EvalWeights {
   std::array<int, 10> to_move{};      // by Threat, the side to move's points only
   std::array<int, kShapes> shape{};   // by shape_index, added to the combination
   int tempo = 0;
+  // Percent of the score (the point values' difference) read from the position before the
+  // last move instead of this one: an average over two plies damps the swing of the last
+  // stone, which always favours the side that just moved (PentaZen evaluates so, half and half).
+  int parent_share = 0;
   std::string rule = "any";  // the rule set they were made for ("any", or a rule_name)
   std::string made_by;       // how they were made
   friend bool operator==(const EvalWeights&, const EvalWeights&) = default;
@@ -92,6 +96,7 @@ struct EvalTables {
   static constexpr int kDirectSize = 1 << 16;
   std::array<std::vector<std::uint32_t>, 4> direct;
   int tempo = 0;
+  int parent_share = 0;
   EvalWeights weights;
 };
 const EvalTables* eval_tables(Rule r);

@@ -17,6 +17,8 @@ int Position::evaluate() const {
   constexpr int kFive = static_cast<int>(Threat::kFive);
   constexpr int kFlexFour = static_cast<int>(Threat::kFlexFour);
   int s = score_[me] - score_[op] + eval_->tempo;
+  if (const int share = eval_->parent_share)
+    s += share * (parent_score_[me] - parent_score_[op] - score_[me] + score_[op]) / 100;
   // The side to move's threats count double only where the opponent threatens nothing (no
   // four or free three on the board): otherwise the answer comes first.
   if (!count_[op][kFive] && !count_[op][kFlexFour])

@@ -63,6 +63,7 @@ Position::Position(Variant v) : variant_(v) {
     direct_[c] = {eval_->direct[mode_[c]].data(),
                   eval_->direct[mode_[c] == kCaptureRule ? 3 : mode_[c]].data()};
   rebuild();
+  parent_score_ = score_;
 }
 
 void Position::rebuild() {
@@ -149,6 +150,7 @@ Result<Position> Position::from_setup(Variant v, std::span<const std::pair<int, 
   }
   pos.side_ = side_to_move == 0 ? kBlack : kWhite;
   pos.rebuild();
+  pos.parent_score_ = pos.score_;
   return pos;
 }
 
@@ -497,6 +499,8 @@ void Position::make(Move m, Undo& u) {
   u.last_move = last_;
   u.eval_state[0] = score_[0];
   u.eval_state[1] = score_[1];
+  u.parent_score = parent_score_;
+  parent_score_ = score_;
   u.num_captured = 0;
   u.count = count_;
   u.capturable = capturable_;
@@ -578,6 +582,7 @@ void Position::unmake(Move m, const Undo& u) {
   pending_ = u.five_pending;
   five_sq_ = u.five_square;
   last_ = u.last_move;
+  parent_score_ = u.parent_score;
   assert(score_[0] == u.eval_state[0] && score_[1] == u.eval_state[1]);
 }
 
@@ -589,6 +594,8 @@ void Position::make_null(Undo& u) {
   u.last_move = last_;
   u.eval_state[0] = score_[0];
   u.eval_state[1] = score_[1];
+  u.parent_score = parent_score_;
+  parent_score_ = score_;
   u.num_captured = 0;
   u.logged = false;
   side_ = opponent(side_);
@@ -602,6 +609,7 @@ void Position::unmake_null(const Undo& u) {
   pending_ = u.five_pending;
   five_sq_ = u.five_square;
   last_ = u.last_move;
+  parent_score_ = u.parent_score;
 }
 
 // Renju or the capture variant can in principle leave the side to move nothing legal on a

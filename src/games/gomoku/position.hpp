@@ -114,6 +114,7 @@ class Position {
     std::uint16_t five_square;
     std::uint16_t last_move;
     std::int32_t eval_state[2];
+    std::array<std::int32_t, 2> parent_score;  // parent_score_ as it was
     // The pattern state the move's stone changed, put back by unmake as it was instead of
     // recomputed (half the cost of make + unmake). Not used after a capture: unmake then
     // recomputes. One cell per point the move touched (the window's and the stone's own):
@@ -364,6 +365,10 @@ class Position {
   std::array<std::array<std::int16_t, kSquares>, 2> contrib_{};
   std::array<std::array<std::int16_t, 11>, 2> count_{};
   std::array<std::int32_t, 2> score_{};
+  // score_ as it stood before the last move (or pass): the evaluation may average the two
+  // (EvalWeights::parent_share). A rebuild keeps it; a position set up without moves starts
+  // with its own score.
+  std::array<std::int32_t, 2> parent_score_{};
   std::array<std::int32_t, 2> capturable_{};
   // Stones within Chebyshev distance 1 and 2 of each point (candidate moves).
   std::array<std::uint8_t, kSquares> near1_{};

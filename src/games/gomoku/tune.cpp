@@ -41,6 +41,31 @@ double eval_of(const EvalFeatures& x, const std::array<double, kEvalFeatures>& v
   return e;
 }
 
+// The counts that read the score (patterns, combinations, shapes), not the side-to-move terms
+// or the tempo: the ones parent_share blends.
+constexpr bool score_feature(int i) {
+  return i < kToMoveFeature || (i >= kShapeFeature && i < kShapeFeature + kShapes);
+}
+
+// A sample's counts with a share (0..1) of its parent's blended into the score's.
+std::array<double, kEvalFeatures> blended(const TuneSample& s, double share) {
+  std::array<double, kEvalFeatures> x{};
+  for (int i = 0; i < kEvalFeatures; ++i)
+    x[i] = score_feature(i) ? s.x[i] + share * (s.parent[i] - s.x[i]) : s.x[i];
+  return x;
+}
+
+double eval_of(const std::array<double, kEvalFeatures>& x,
+               const std::array<double, kEvalFeatures>& v) {
+  double e = 0;
+  for (int i = 0; i < kEvalFeatures; ++i) e += x[i] * v[i];
+  return e;
+}
+
+double eval_of(const TuneSample& s, const std::array<double, kEvalFeatures>& v, double share) {
+  return share == 0 ? eval_of(s.x, v) : eval_of(blended(s, share), v);
+}
+
 double sigmoid(double k, double e) { return 1.0 / (1.0 + std::exp(-k * e / 400.0)); }
 
 }  // namespace
@@ -53,10 +78,10 @@ double tune_target(const TuneSample& s, double k, double label_weight) {
 namespace {
 
 double error_of(const std::vector<TuneSample>& data, const std::array<double, kEvalFeatures>& v,
-                double k, double label_weight = 0) {
+                double share, double k, double label_weight = 0) {
   double sum = 0;
   for (const TuneSample& s : data) {
-    const double d = tune_target(s, k, label_weight) - sigmoid(k, eval_of(s.x, v));
+    const double d = tune_target(s, k, label_weight) - sigmoid(k, eval_of(s, v, share));
     sum += d * d;
   }
   return data.empty() ? 0 : sum / static_cast<double>(data.size());
@@ -88,33 +113,45 @@ EvalFeatures eval_features(const Position& pos) {
   return x;
 }
 
+EvalFeatures parent_features(const Position& before) {
+  EvalFeatures x = eval_features(before);
+  for (int i = 0; i < kEvalFeatures; ++i)
+    x[i] = score_feature(i) ? static_cast<std::int16_t>(-x[i]) : std::int16_t{0};
+  return x;
+}
+
 double linear_eval(const EvalFeatures& x, const EvalWeights& w) { return eval_of(x, to_vector(w)); }
+
+double linear_eval(const TuneSample& s, const EvalWeights& w) {
+  return eval_of(s, to_vector(w), w.parent_share / 100.0);
+}
 
 double tune_error(const std::vector<TuneSample>& data, const EvalWeights& w, double k,
                   double label_weight) {
-  return error_of(data, to_vector(w), k, label_weight);
+  return error_of(data, to_vector(w), w.parent_share / 100.0, k, label_weight);
 }
 
 double fit_k(const std::vector<TuneSample>& data, const EvalWeights& w) {
   const auto v = to_vector(w);
+  const double share = w.parent_share / 100.0;
   // Golden-section search of log k over [1e-3, 1e2] (the error is unimodal in k).
   double lo = std::log(1e-3), hi = std::log(1e2);
   const double g = (std::sqrt(5.0) - 1) / 2;
   double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
-  double fa = error_of(data, v, std::exp(a)), fb = error_of(data, v, std::exp(b));
+  double fa = error_of(data, v, share, std::exp(a)), fb = error_of(data, v, share, std::exp(b));
   for (int i = 0; i < 60; ++i) {
     if (fa < fb) {
       hi = b;
       b = a;
       fb = fa;
       a = hi - g * (hi - lo);
-      fa = error_of(data, v, std::exp(a));
+      fa = error_of(data, v, share, std::exp(a));
     } else {
       lo = a;
       a = b;
       fa = fb;
       b = lo + g * (hi - lo);
-      fb = error_of(data, v, std::exp(b));
+      fb = error_of(data, v, share, std::exp(b));
     }
   }
   return std::exp((lo + hi) / 2);
@@ -131,7 +168,14 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   std::vector<float> target(data.size());
   for (std::size_t i = 0; i < data.size(); ++i)
     target[i] = static_cast<float>(tune_target(data[i], r.k, lw));
-  r.initial_error = error_of(data, v, r.k, lw);
+  // The share is not fitted: the samples' blended counts are fixed with it.
+  const double share = start.parent_share / 100.0;
+  std::vector<std::array<double, kEvalFeatures>> xs;
+  if (share != 0) {
+    xs.reserve(data.size());
+    for (const TuneSample& sample : data) xs.push_back(blended(sample, share));
+  }
+  r.initial_error = error_of(data, v, share, r.k, lw);
   std::array<bool, kEvalFeatures> fit{};
   for (int i = 0; i < 10; ++i) {
     fit[i] = options.fit_pattern;
@@ -146,10 +190,13 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
     std::array<double, kEvalFeatures> grad{};
     for (std::size_t j = 0; j < data.size(); ++j) {
       const TuneSample& sample = data[j];
-      const double p = sigmoid(r.k, eval_of(sample.x, v));
+      const double p = sigmoid(r.k, share != 0 ? eval_of(xs[j], v) : eval_of(sample.x, v));
       // d/dv of (target - p)^2 = -2 (target - p) p (1 - p) k / 400 * x
       const double common = -2.0 * (target[j] - p) * p * (1 - p) * r.k / 400.0;
-      for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * sample.x[i];
+      if (share != 0)
+        for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * xs[j][i];
+      else
+        for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * sample.x[i];
     }
     const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
     for (int i = 0; i < kEvalFeatures; ++i) {
@@ -166,7 +213,7 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
                  : std::clamp(v[i], double{-kMaxCombinationWeight}, double{kMaxCombinationWeight});
     }
     if (progress && (epoch % 50 == 0 || epoch == options.epochs))
-      progress(epoch, error_of(data, v, r.k, lw));
+      progress(epoch, error_of(data, v, share, r.k, lw));
   }
   r.weights = start;
   for (int i = 0; i < 10; ++i) {
@@ -192,11 +239,14 @@ Result<std::size_t> add_game_samples(int size, Rule rule, double black,
     const Move m{static_cast<std::uint16_t>(square_of(x, y))};
     if (pos.is_terminal() || !pos.is_legal(m))
       return fail("move {}: {} is not legal here", ply + 1, to_text(m));
+    const bool keep = ply + 1 >= skip_plies;
+    const EvalFeatures parent = keep ? parent_features(pos) : EvalFeatures{};
     pos.apply(m);
     ++ply;
-    if (ply >= skip_plies && !pos.is_terminal() && pos.quiet_position()) {
+    if (keep && !pos.is_terminal() && pos.quiet_position()) {
       const double r = pos.side_to_move() == kBlack ? black : 1 - black;
       TuneSample s{eval_features(pos), static_cast<float>(r)};
+      s.parent = parent;
       if (label) s.score = static_cast<float>((*label)(pos));
       out.push_back(s);
       ++added;

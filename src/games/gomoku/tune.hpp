@@ -44,7 +44,16 @@ struct TuneSample {
   float result;  // for the side to move: 1 won, 0.5 drawn, 0 lost
   // A search's score of the position for the side to move, in evaluation units; NaN: none.
   float score = std::nanf("");
+  // The position before the last move, as the side to move here sees it: its pattern,
+  // combination and shape counts negated (the side to move's minus the opponent's, from the
+  // other side), no side-to-move terms and no tempo. What EvalWeights::parent_share blends in.
+  EvalFeatures parent{};
 };
+// The counts of the position before `pos`'s last move as TuneSample::parent holds them.
+EvalFeatures parent_features(const Position& before);
+// The same for a sample, with the weights' parent_share of its parent's counts blended in
+// (evaluate() rounds that share's term toward zero: within 1 of this).
+double linear_eval(const TuneSample& s, const EvalWeights& w);
 
 // The score a sample is labelled with (add_game_samples): the position, the side to move's view.
 using SampleLabeler = std::function<double(const Position&)>;

@@ -59,6 +59,7 @@ TEST(GomokuEvalWeights, FormatRoundTripsAndLoads) {
   w.shape[shape_index(0, 1, 0, 2, 0)] = -17;
   w.shape[shape_index(1, 2, 1, 2, 1)] = 8000;
   w.tempo = -5;
+  w.parent_share = 35;
   w.made_by = "a test: \"quoted\"";
   const std::string text = format_eval_weights(w);
   auto back = parse_eval_weights(text);
@@ -90,6 +91,7 @@ TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
       {replaced("\"two\": ", "\"twos\": "), "unknown pattern 'twos'"},
       {replaced("\"five\": 1000", "\"five\": 1e3"), "pattern.five must be an integer"},
       {replaced("\"five\": 1000", "\"five\": -1"), "pattern.five = -1 is outside 0..4000"},
+      {replaced("\"five\": 1000", "\"five\": 4E528"), "not JSON (a number out of range)"},
       {replaced("\"four_three\": ", "\"four_three\": 9"), "combination.four_three"},
       {replaced("\"to_move\": {\"none\"", "\"to_move\": {\"nine\""), "unknown to_move 'nine'"},
       {replaced("\"tempo\": ", "\"tempo\": -9"), "tempo = -91000 is outside -3000..3000"},
@@ -101,6 +103,10 @@ TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
       {replaced("\"tempo\": ", "\"shape\": {\"01000\": 1.5}, \"tempo\": "),
        "shape.01000 must be an integer"},
       {replaced("\"tempo\": ", "\"shape\": [1], \"tempo\": "), "'shape' must be an object"},
+      {replaced("\"tempo\": ", "\"parent_share\": 101, \"tempo\": "),
+       "parent_share = 101 is outside 0..100"},
+      {replaced("\"tempo\": ", "\"parent_share\": \"half\", \"tempo\": "),
+       "\"parent_share\" must be an integer"},
   };
   for (const auto& [text, expected] : cases) {
     auto w = parse_eval_weights(text);
@@ -116,26 +122,42 @@ TEST(GomokuEvalWeights, MalformedFilesAreRefusedWithOneLine) {
 }
 
 // The features are the evaluation: with any weights, a quiet position's evaluate() equals the
-// weights applied to its counts (so what the tuner fits is what the search uses), and the
-// weights set for a rule are the ones new positions evaluate with.
+// weights applied to its counts (so what the tuner fits is what the search uses), with the
+// parent's counts blended in by parent_share (evaluate() rounds that term toward zero); and
+// the weights set for a rule are the ones new positions evaluate with.
 TEST(GomokuEvalWeights, FeaturesReproduceTheEvaluation) {
   EvalWeights w = builtin_eval_weights(Rule::kExactFive);
   const EvalWeights saved = eval_weights(Rule::kExactFive);
   Rng rng(11);
-  for (int trial = 0; trial < 4; ++trial) {
+  for (int trial = 0; trial < 6; ++trial) {
     for (auto& v : w.pattern) v = static_cast<int>(rng.below(60));
     for (auto& v : w.combination) v = static_cast<int>(rng.below(200)) - 100;
     for (auto& v : w.to_move) v = static_cast<int>(rng.below(300)) - 100;
     for (auto& v : w.shape) v = static_cast<int>(rng.below(200)) - 100;
     w.tempo = static_cast<int>(rng.below(50));
+    w.parent_share = trial < 3 ? 0 : 25 * (trial - 2);
     set_eval_weights(Rule::kExactFive, w);
     int quiet = 0;
-    for (const Position& p : eval_random_positions(Rule::kExactFive, 6, 30, 100 + trial)) {
-      if (!p.quiet_position()) continue;
-      ++quiet;
-      const double e = linear_eval(eval_features(p), w);
-      if (std::abs(e) >= 9000) continue;  // evaluate() clamps there
-      ASSERT_EQ(p.evaluate(), static_cast<int>(e)) << p.to_string();
+    for (int game = 0; game < 6; ++game) {
+      Position p(Variant{15, Rule::kExactFive});
+      for (int ply = 0; ply < 30 && !p.is_terminal(); ++ply) {
+        MoveList<Position> moves;
+        if (p.candidate_moves(moves, 1) == 0) break;
+        TuneSample sample{};
+        sample.parent = parent_features(p);
+        p.apply(moves[rng.below(moves.size())]);
+        if (p.is_terminal() || !p.quiet_position()) continue;
+        ++quiet;
+        sample.x = eval_features(p);
+        const double e = linear_eval(sample, w);
+        if (std::abs(e) >= 9000) continue;  // evaluate() clamps there
+        if (w.parent_share == 0) {
+          ASSERT_EQ(p.evaluate(), static_cast<int>(e)) << p.to_string();
+          ASSERT_EQ(linear_eval(sample.x, w), e);
+        } else {
+          ASSERT_LT(std::abs(p.evaluate() - e), 1.0) << p.to_string();
+        }
+      }
     }
     EXPECT_GT(quiet, 20);
   }
@@ -178,6 +200,62 @@ TEST(GomokuEvalWeights, SideToMoveTermsWaitWhileTheOpponentThreatens) {
   }
   EXPECT_GT(threatened, 10);
   EXPECT_GT(differ, 10);
+}
+
+// parent_share reads the score of the position before the last move: at 100 the evaluation
+// after a move is the score of the position before it seen from the other side (the tempo and
+// side-to-move terms aside), at 50 halfway between; a pass averages a position with itself,
+// and unmake and unmake_null put the parent's score back.
+TEST(GomokuEvalWeights, ParentShareAveragesThePositionBeforeTheLastMove) {
+  const EvalWeights saved = eval_weights(Rule::kFreestyle);
+  EvalWeights plain = saved;
+  plain.to_move = {};
+  plain.parent_share = 0;
+  EvalWeights full = plain, half = plain;
+  full.parent_share = 100;
+  half.parent_share = 50;
+  const int tempo = plain.tempo;
+  Rng rng(23);
+  int compared = 0;
+  for (int game = 0; game < 8; ++game) {
+    // A random game under the plain weights, then each prefix replayed under all three.
+    std::vector<std::pair<int, int>> moves;
+    Position walk(Variant{15, Rule::kFreestyle});
+    for (int ply = 0; ply < 40 && !walk.is_terminal(); ++ply) {
+      MoveList<Position> list;
+      if (walk.candidate_moves(list, 1) == 0) break;
+      const Move m = list[rng.below(list.size())];
+      moves.emplace_back(x_of(m.sq), y_of(m.sq));
+      walk.apply(m);
+    }
+    for (std::size_t n = 1; n < moves.size(); ++n) {
+      const std::span<const std::pair<int, int>> now(moves.data(), n), before(moves.data(), n - 1);
+      set_eval_weights(Rule::kFreestyle, plain);
+      const auto p_now = Position::from_moves(Variant{15, Rule::kFreestyle}, now);
+      const auto p_before = Position::from_moves(Variant{15, Rule::kFreestyle}, before);
+      set_eval_weights(Rule::kFreestyle, full);
+      auto q_full = Position::from_moves(Variant{15, Rule::kFreestyle}, now);
+      set_eval_weights(Rule::kFreestyle, half);
+      const auto q_half = Position::from_moves(Variant{15, Rule::kFreestyle}, now);
+      ASSERT_TRUE(p_now && p_before && q_full && q_half);
+      if (p_now->is_terminal() || !p_now->quiet_position() || !p_before->quiet_position()) continue;
+      const int d_now = p_now->evaluate() - tempo, d_before = p_before->evaluate() - tempo;
+      if (std::abs(d_now) >= 4000 || std::abs(d_before) >= 4000) continue;  // clamps aside
+      ++compared;
+      ASSERT_EQ(q_full->evaluate(), tempo - d_before) << q_full->to_string();
+      ASSERT_EQ(q_half->evaluate(), tempo + d_now + 50 * (-d_before - d_now) / 100);
+      // A pass: the position's own score twice; its unmake brings the parent's back.
+      const Position kept = *q_full;
+      Position::Undo u;
+      q_full->make_null(u);
+      EXPECT_EQ(q_full->evaluate(), tempo - d_now);
+      q_full->unmake_null(u);
+      EXPECT_TRUE(*q_full == kept);
+      EXPECT_EQ(q_full->evaluate(), tempo - d_before);
+    }
+  }
+  set_eval_weights(Rule::kFreestyle, saved);
+  EXPECT_GT(compared, 50);
 }
 
 // The evaluation with the shipped weights is the same under the 8 board transforms, and so
@@ -470,6 +548,31 @@ TEST(GomokuTune, RecoversKnownWeightsFromScores) {
   EXPECT_NEAR(tune_target(data[0], k, 0.25), 0.75 * data[0].result + 0.25 * p, 1e-9);
 }
 
+// With a parent share the evaluation blends each sample's parent counts into its own: the
+// tuner, which keeps the share as the starting weights give it, recovers the weights that
+// drew the results, and a fit that ignores the parents does not fit as well.
+TEST(GomokuTune, RecoversKnownWeightsWithAParentShare) {
+  EvalWeights truth = synthetic_truth();
+  truth.parent_share = 40;
+  const double k = 0.8;
+  Rng rng(12);
+  std::vector<TuneSample> data = synthetic_counts(rng, 2000);
+  for (TuneSample& s : data) {
+    for (int f = 0; f < kEvalFeatures - 1; ++f)
+      if (f < kToMoveFeature || f >= kShapeFeature)
+        s.parent[f] = static_cast<std::int16_t>(static_cast<int>(rng.below(7)) - 3);
+    s.result = static_cast<float>(1 / (1 + std::exp(-k * linear_eval(s, truth) / 400)));
+  }
+  EvalWeights start = synthetic_start(truth);
+  const auto r = tune(data, start, {.epochs = 6000, .learning_rate = 5, .k = k});
+  EXPECT_EQ(r.weights.parent_share, 40);
+  EXPECT_LT(r.final_error, r.initial_error / 100);
+  expect_recovered(r.weights, truth);
+  start.parent_share = 0;
+  const auto blind = tune(data, start, {.epochs = 6000, .learning_rate = 5, .k = k});
+  EXPECT_GT(blind.final_error, 10 * r.final_error);
+}
+
 // A labeller sees each sampled position once, in game order: here the static evaluation,
 // which on a quiet position equals the linear evaluation of the sample's counts.
 TEST(GomokuTune, LabellerScoresEverySample) {
@@ -493,7 +596,8 @@ TEST(GomokuTune, LabellerScoresEverySample) {
     EXPECT_TRUE(std::isnan(plain[i].score));
     EXPECT_EQ(labelled[i].x, plain[i].x);
     EXPECT_EQ(labelled[i].result, plain[i].result);
-    EXPECT_DOUBLE_EQ(labelled[i].score, linear_eval(labelled[i].x, w)) << i;
+    EXPECT_EQ(labelled[i].parent, plain[i].parent);
+    EXPECT_NEAR(labelled[i].score, linear_eval(labelled[i], w), 1.0) << i;
   }
 }
 
