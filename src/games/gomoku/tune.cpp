@@ -35,7 +35,9 @@ std::array<double, kEvalFeatures> to_vector(const EvalWeights& w) {
   return v;
 }
 
-double eval_of(const EvalFeatures& x, const std::array<double, kEvalFeatures>& v) {
+// A sample's counts (EvalFeatures, or blended ones as doubles) times the weights.
+template <class Counts>
+double eval_of(const Counts& x, const std::array<double, kEvalFeatures>& v) {
   double e = 0;
   for (int i = 0; i < kEvalFeatures; ++i) e += x[i] * v[i];
   return e;
@@ -53,13 +55,6 @@ std::array<double, kEvalFeatures> blended(const TuneSample& s, double share) {
   for (int i = 0; i < kEvalFeatures; ++i)
     x[i] = score_feature(i) ? s.x[i] + share * (s.parent[i] - s.x[i]) : s.x[i];
   return x;
-}
-
-double eval_of(const std::array<double, kEvalFeatures>& x,
-               const std::array<double, kEvalFeatures>& v) {
-  double e = 0;
-  for (int i = 0; i < kEvalFeatures; ++i) e += x[i] * v[i];
-  return e;
 }
 
 double eval_of(const TuneSample& s, const std::array<double, kEvalFeatures>& v, double share) {
@@ -189,14 +184,16 @@ GomokuTuneResult tune(const std::vector<TuneSample>& data, const EvalWeights& st
   for (int epoch = 1; epoch <= options.epochs; ++epoch) {
     std::array<double, kEvalFeatures> grad{};
     for (std::size_t j = 0; j < data.size(); ++j) {
-      const TuneSample& sample = data[j];
-      const double p = sigmoid(r.k, share != 0 ? eval_of(xs[j], v) : eval_of(sample.x, v));
-      // d/dv of (target - p)^2 = -2 (target - p) p (1 - p) k / 400 * x
-      const double common = -2.0 * (target[j] - p) * p * (1 - p) * r.k / 400.0;
+      const auto step = [&](const auto& x) {
+        const double p = sigmoid(r.k, eval_of(x, v));
+        // d/dv of (target - p)^2 = -2 (target - p) p (1 - p) k / 400 * x
+        const double common = -2.0 * (target[j] - p) * p * (1 - p) * r.k / 400.0;
+        for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * x[i];
+      };
       if (share != 0)
-        for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * xs[j][i];
+        step(xs[j]);
       else
-        for (int i = 0; i < kEvalFeatures; ++i) grad[i] += common * sample.x[i];
+        step(data[j].x);
     }
     const double b1 = 1 - std::pow(kBeta1, epoch), b2 = 1 - std::pow(kBeta2, epoch);
     for (int i = 0; i < kEvalFeatures; ++i) {
